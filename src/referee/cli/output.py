@@ -1,0 +1,62 @@
+"""Everything the CLI writes: one-line errors, JSON documents, Rich screens.
+
+Rich is imported only when a screen is drawn, so `--json` and errors never pay for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+
+def error_line(message: str) -> None:
+    """One line on stderr, red on a colour terminal."""
+    text = " ".join(f"error: {message}".split())
+    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
+        text = f"\x1b[31m{text}\x1b[0m"
+    sys.stderr.write(text + "\n")
+
+
+def print_json(document: Any) -> None:
+    """One JSON document on stdout and nothing else."""
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def print_text(text: str) -> None:
+    """Plain lines on stdout, for outputs that need no drawing."""
+    sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def console() -> Console:
+    """The stdout console: colour follows the terminal, NO_COLOR and pipes get plain text."""
+    from rich.console import Console
+
+    return Console(highlight=False, emoji=False, soft_wrap=False)
+
+
+def draw(*renderables: RenderableType | str) -> None:
+    """Draw renderables on stdout."""
+    out = console()
+    for item in renderables:
+        if isinstance(item, str):
+            from rich.text import Text
+
+            item = Text(item)
+        out.print(item)
+
+
+def width() -> int:
+    """The width screens are laid out for (COLUMNS, the terminal, else 80)."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        return 80

@@ -1,0 +1,1 @@
+"""Value types that parse and print their own notation."""

@@ -1,0 +1,188 @@
+"""The 15-step two-dice ladder shared by Kariki and Kiriki (RULES.md section 1).
+
+A `Roll` is two dice under the mug; a `Rank` is a step of the ladder. Claims name ranks, never
+rolls, and non-doubles of the same sum rank equal. Each game prints ranks with its own names
+(`Ladder.name`), but every friendly spelling of either game is understood by `parse_rank`.
+
+>>> Roll.parse("5-4").rank is Rank.NINE
+True
+>>> KARIKI.name(parse_rank("boxcars"))
+'Double Sixes'
+>>> KIRIKI.name(parse_rank("56"))
+'11 / Tabique'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from fractions import Fraction
+
+from referee.errors import NotationError, quote
+
+
+class Rank(IntEnum):
+    """A step of the ladder, lowest (1) to highest (15)."""
+
+    FOUR = 1
+    FIVE = 2
+    SIX = 3
+    SEVEN = 4
+    EIGHT = 5
+    NINE = 6
+    TEN = 7
+    ELEVEN = 8
+    DOUBLE_ONES = 9
+    DOUBLE_TWOS = 10
+    DOUBLE_THREES = 11
+    DOUBLE_FOURS = 12
+    DOUBLE_FIVES = 13
+    DOUBLE_SIXES = 14
+    ONE_TWO = 15  # KARIKI in Kariki, Kiriki in Kiriki: shown, never claimed
+
+
+_DIE = "[1-6]"
+_ROLL_RE = re.compile(rf"^\s*(?P<a>{_DIE})\s*[-x/ ]?\s*(?P<b>{_DIE})\s*$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Roll:
+    """Two dice, stored low die first: the order of the dice never matters."""
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.low <= self.high <= 6):
+            raise NotationError(f"not a roll of two dice: {self.low}-{self.high}")
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Roll:
+        """The roll of dice `a` and `b`, in either order."""
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            raise NotationError(f"unknown dice '{a}-{b}': each die shows 1 to 6")
+        return cls(min(a, b), max(a, b))
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """Parse `4-5`, `45`, `5 4` or `5x4`."""
+        match = _ROLL_RE.match(text)
+        if match is None:
+            raise NotationError(
+                f"unknown dice {quote(text)}: give two dice from 1 to 6, like 4-5 or 45"
+            )
+        return cls.of(int(match["a"]), int(match["b"]))
+
+    @property
+    def rank(self) -> Rank:
+        """The ladder step of this roll."""
+        if (self.low, self.high) == (1, 2):
+            return Rank.ONE_TWO
+        if self.low == self.high:
+            return Rank(Rank.DOUBLE_ONES + self.low - 1)
+        return Rank(self.low + self.high - 3)
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+
+def rolls_of(rank: Rank) -> tuple[Roll, ...]:
+    """Every unordered roll that makes `rank`.
+
+    >>> [str(r) for r in rolls_of(Rank.NINE)]
+    ['3-6', '4-5']
+    """
+    return tuple(roll for roll in ALL_ROLLS if roll.rank is rank)
+
+
+def probability(rank: Rank) -> Fraction:
+    """The chance of rolling exactly `rank` with two fair dice (36 ordered outcomes).
+
+    >>> probability(Rank.ONE_TWO), probability(Rank.NINE), probability(Rank.TEN)
+    (Fraction(1, 18), Fraction(1, 9), Fraction(1, 18))
+    """
+    ordered = sum(1 if r.low == r.high else 2 for r in rolls_of(rank))
+    return Fraction(ordered, 36)
+
+
+ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(a, 7))
+
+_SUM_WORDS = ("four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+_DOUBLE_WORDS = (
+    ("ones", "aces"),
+    ("twos", "deuces", "dueces"),
+    ("threes", "treys"),
+    ("fours",),
+    ("fives",),
+    ("sixes",),
+)
+# Kiriki plays Spanish poker dice: Black=1, Red=2, Jack=3, Queen=4, King=5, Ace=6.
+KIRIKI_FACES = ("Black", "Red", "Jack", "Queen", "King", "Ace")
+
+
+def _spelling_table() -> dict[str, Rank]:
+    table: dict[str, Rank] = {}
+    for i, word in enumerate(_SUM_WORDS):
+        rank = Rank(Rank.FOUR + i)
+        table[word] = rank
+        table[str(i + 4)] = rank
+    table["tabique"] = Rank.ELEVEN
+    for i, words in enumerate(_DOUBLE_WORDS):
+        rank = Rank(Rank.DOUBLE_ONES + i)
+        for word in words:
+            table[f"double {word}"] = rank
+        table[f"pair of {KIRIKI_FACES[i].lower()}s"] = rank
+    table["double aces"] = Rank.DOUBLE_ONES
+    table["snake eyes"] = table["snakeeyes"] = Rank.DOUBLE_ONES
+    table["boxcars"] = table["box cars"] = Rank.DOUBLE_SIXES
+    table["kariki"] = table["kiriki"] = Rank.ONE_TWO
+    return table
+
+
+_SPELLINGS = _spelling_table()
+_SPACES_RE = re.compile(r"[\s_-]+")
+
+
+def parse_rank(text: str) -> Rank:
+    """Parse a claimed rank in any friendly spelling: `9`, `nine`, `4-5`, `45`, `boxcars`.
+
+    >>> parse_rank("Double  Sixes") is parse_rank("66") is Rank.DOUBLE_SIXES
+    True
+    """
+    key = _SPACES_RE.sub(" ", text.strip().lower())
+    if key in _SPELLINGS:
+        return _SPELLINGS[key]
+    if _ROLL_RE.match(text):
+        return Roll.parse(text).rank
+    raise NotationError(
+        f"unknown rank {quote(text)}: try 9, nine, 4-5, 66, double sixes or pair of kings"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """One game's names for the 15 ranks."""
+
+    names: tuple[str, ...]
+
+    def name(self, rank: Rank) -> str:
+        """The canonical printed name of `rank` in this game."""
+        return self.names[rank - 1]
+
+
+KARIKI = Ladder(
+    (
+        "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven",
+        "Double Ones", "Double Deuces", "Double Threes", "Double Fours", "Double Fives",
+        "Double Sixes", "KARIKI",
+    )
+)  # fmt: skip
+KIRIKI = Ladder(
+    (
+        "4", "5", "6", "7", "8", "9", "10", "11 / Tabique",
+        "Pair of Blacks", "Pair of Reds", "Pair of Jacks", "Pair of Queens", "Pair of Kings",
+        "Pair of Aces", "Kiriki",
+    )
+)  # fmt: skip
+

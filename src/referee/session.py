@@ -1,0 +1,193 @@
+"""A session: game, ruleset snapshot, players and an append-only event log.
+
+The state of a game is never stored: it is always `replay(session)`. Events are kept as the plain
+tables written to the file, and every new one is checked by applying it before it is appended.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee import games
+from referee.errors import RefereeError, UsageError, quote
+from referee.games.base import Game, PlayerInfo
+
+EventData = Mapping[str, str | int]
+
+NAME_MAX = 16
+_SESSION_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """Everything a session file holds."""
+
+    name: str
+    game: str
+    ruleset: Mapping[str, Any]  # a snapshot of the ruleset table taken at `new`
+    players: tuple[PlayerInfo, ...]
+    options: Mapping[str, str | int]
+    events: tuple[EventData, ...] = ()
+    undone: tuple[EventData, ...] = ()  # redo stack, last undone last
+    created: str = ""
+    updated: str = ""
+
+    @property
+    def engine(self) -> Game[Any, Any, Any]:
+        """The game's rules engine."""
+        return games.load(self.game)
+
+
+class ReplayError(RefereeError):
+    """An event in the log that the rules refuse: names the event's number."""
+
+    exit_code = 3
+
+    def __init__(self, number: int, error: RefereeError) -> None:
+        super().__init__(f"event {number}: {error}")
+        self.number = number
+        self.error = error
+
+
+def check_player_name(text: str, what: str = "player name") -> str:
+    """A name as typed, refused if it could not be shown literally on one line."""
+    name = text.strip()
+    if not name:
+        raise UsageError(f"empty {what}")
+    if len(name) > NAME_MAX:
+        raise UsageError(f"{what} {quote(name)} is too long: at most {NAME_MAX} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise UsageError(f"{what} {quote(name)} has control characters")
+    if name.startswith("-"):
+        raise UsageError(f"{what} {quote(name)} may not start with '-'")
+    return name
+
+
+def check_session_name(text: str) -> str:
+    """A session name from the allow-list: letters, digits, `_ . -`; never a path."""
+    if not _SESSION_NAME_RE.match(text) or text.endswith(".toml") or ".." in text:
+        raise UsageError(
+            f"bad session name {quote(text)}: use letters, digits, '_', '.' or '-', like friday"
+        )
+    return text
+
+
+def parse_players(
+    specs: Sequence[str], nicknames: Sequence[str] = (), minimum: int = 2
+) -> tuple[PlayerInfo, ...]:
+    """Players from `Name` or `Name=Nickname`, plus `--nick Name=Nickname` options."""
+    players: list[PlayerInfo] = []
+    for spec in specs:
+        name, _, nick = spec.partition("=")
+        nickname = check_player_name(nick, "nickname") if nick.strip() else None
+        players.append(PlayerInfo(check_player_name(name), nickname))
+    seen: set[str] = set()
+    for p in players:
+        if p.name.lower() in seen:
+            raise UsageError(f"two players are called {quote(p.name)}: names must differ")
+        seen.add(p.name.lower())
+    for spec in nicknames:
+        name, sep, nick = spec.partition("=")
+        if not sep:
+            raise UsageError(f"bad nickname {quote(spec)}: write Name=Nickname")
+        i = resolve_index([p.name for p in players], name)
+        players[i] = replace(players[i], nickname=check_player_name(nick, "nickname"))
+    if len(players) < minimum:
+        raise UsageError(f"this game needs at least {minimum} players, got {len(players)}")
+    return tuple(players)
+
+
+def resolve_index(names: Sequence[str], text: str) -> int:
+    """The player `text` names: exact, else a unique case-insensitive prefix."""
+    wanted = text.strip().lower()
+    exact = [i for i, n in enumerate(names) if n.lower() == wanted]
+    if exact:
+        return exact[0]
+    found = [i for i, n in enumerate(names) if n.lower().startswith(wanted)] if wanted else []
+    if len(found) == 1:
+        return found[0]
+    if found:
+        some = ", ".join(names[i] for i in found)
+        raise UsageError(f"player {quote(text)} is ambiguous: {some}")
+    raise UsageError(f"unknown player {quote(text)}: players are {', '.join(names)}")
+
+
+def resolve_player(session: Session, text: str) -> str:
+    """The exact name of the player `text` names."""
+    names = [p.name for p in session.players]
+    return names[resolve_index(names, text)]
+
+
+def rules_of(session: Session) -> Any:
+    """The session's typed rules, from its snapshot."""
+    return session.engine.rules_from_table(session.ruleset, f"ruleset {session.ruleset.get('name')}")
+
+
+def initial(session: Session) -> Any:
+    """The state before any event."""
+    engine = session.engine
+    return engine.start(rules_of(session), session.players, session.options)
+
+
+def replay(session: Session) -> Any:
+    """The state after every event; `ReplayError` names the first event the rules refuse."""
+    engine = session.engine
+    state = initial(session)
+    for number, data in enumerate(session.events, start=1):
+        try:
+            state = engine.apply(state, engine.event_from_dict(data))
+        except RefereeError as error:
+            raise ReplayError(number, error) from None
+    return state
+
+
+def rulings(session: Session) -> list[str]:
+    """What each event did, in words, in order."""
+    engine = session.engine
+    state = initial(session)
+    out = []
+    for number, data in enumerate(session.events, start=1):
+        try:
+            state = engine.apply(state, engine.event_from_dict(data))
+        except RefereeError as error:
+            raise ReplayError(number, error) from None
+        out.append(engine.ruling(state))
+    return out
+
+
+def append(session: Session, state: Any, event: Any) -> tuple[Session, Any]:
+    """Apply `event` to `state` (the replay of `session`) and log it; clears the redo stack."""
+    engine = session.engine
+    new_state = engine.apply(state, event)
+    data = engine.event_to_dict(event)
+    return replace(session, events=(*session.events, data), undone=()), new_state
+
+
+def undo(session: Session, state: Any = None) -> tuple[Session, EventData]:
+    """Remove the last event, keeping it for redo."""
+    if not session.events:
+        raise UsageError("nothing to undo: the session has no events")
+    last = session.events[-1]
+    return replace(session, events=session.events[:-1], undone=(*session.undone, last)), last
+
+
+def redo(session: Session, state: Any) -> tuple[Session, EventData]:
+    """Put back the last undone event, checked against `state` (the replay of `session`)."""
+    if not session.undone:
+        raise UsageError("nothing to redo")
+    event = session.undone[-1]
+    engine = session.engine
+    engine.apply(state, engine.event_from_dict(event))
+    return replace(session, events=(*session.events, event), undone=session.undone[:-1]), event
+
+
+def describe(data: EventData) -> str:
+    """A stored event in a few words, for `undo` and `log`."""
+    parts = [str(data.get("by") or data.get("player") or "")]
+    parts.append(str(data.get("type", "?")))
+    parts += [f"{v}" for k, v in data.items() if k not in ("type", "by", "player")]
+    return " ".join(p for p in parts if p)
