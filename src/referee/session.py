@@ -124,7 +124,9 @@ def resolve_player(session: Session, text: str) -> str:
 
 def rules_of(session: Session) -> Any:
     """The session's typed rules, from its snapshot."""
-    return session.engine.rules_from_table(session.ruleset, f"ruleset {session.ruleset.get('name')}")
+    return session.engine.rules_from_table(
+        session.ruleset, f"ruleset {session.ruleset.get('name')}"
+    )
 
 
 def initial(session: Session) -> Any:

@@ -259,7 +259,7 @@ def atomic_write(path: Path, text: str) -> None:
             _crash_point("after_temp_write")
             os.fsync(handle.fileno())
         _crash_point("after_fsync")
-        os.replace(tmp, path)
+        os.replace(tmp, path)  # noqa: PTH105 -- tests break os.replace to simulate a full disk
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -406,6 +406,6 @@ def load_ruleset(ref: str) -> dict[str, Any]:
     path = ruleset_path(ref)
     table = read_toml(path, "ruleset")
     if not isinstance(table.get("game"), str):
-        raise StorageError(f"{path}: a ruleset needs game = \"kariki\" (or another game)")
+        raise StorageError(f'{path}: a ruleset needs game = "kariki" (or another game)')
     table.setdefault("name", path.stem)
     return table

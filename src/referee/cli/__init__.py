@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -86,9 +85,7 @@ def new(
     first: Annotated[str | None, typer.Option(help="Who won the roll-off.")] = None,
     direction: Annotated[str, typer.Option(help="left or right.")] = "left",
     buy_in: Annotated[int | None, typer.Option("--buy-in", help="Money into the pot.")] = None,
-    nick: Annotated[
-        list[str] | None, typer.Option(help="Name=Nickname (repeatable).")
-    ] = None,
+    nick: Annotated[list[str] | None, typer.Option(help="Name=Nickname (repeatable).")] = None,
 ) -> None:
     """Start a session and make it current."""
     from referee.session import initial, resolve_index
@@ -97,7 +94,9 @@ def new(
     engine = games.load(game_name)
     table = storage.load_ruleset(ruleset or game_name)
     if table.get("game") != game_name:
-        raise UsageError(f"ruleset {table.get('name')!r} is for {table.get('game')}, not {game_name}")
+        raise UsageError(
+            f"ruleset {table.get('name')!r} is for {table.get('game')}, not {game_name}"
+        )
     people = parse_players(players, nick or (), engine.min_players)
     names = [p.name for p in people]
     options: dict[str, str | int] = {
@@ -156,7 +155,9 @@ def log(session: SessionOpt = None, json_out: JsonOpt = False) -> None:
     if not said:
         output.print_text("no events yet")
         return
-    output.print_text("\n".join(f"{n:>3} {r}" for n, r in enumerate(said, 1)))
+    from referee.render import history
+
+    output.draw(history(said))
 
 
 @app.command()
@@ -279,7 +280,13 @@ def build(argv: Sequence[str]) -> typer.Typer:
     word = _first_word(argv)
     wanted = GAME_ALIASES.get(word or "", word)
     root_commands = {c.name or c.callback.__name__ for c in app.registered_commands if c.callback}
-    attach = [wanted] if wanted in GAME_APPS else [] if word in root_commands | {"rules"} else list(GAME_APPS)
+    attach = (
+        [wanted]
+        if wanted in GAME_APPS
+        else []
+        if word in root_commands | {"rules"}
+        else list(GAME_APPS)
+    )
     attached = {info.name for info in app.registered_groups}
     for game in attach:
         if game is None or game in attached:

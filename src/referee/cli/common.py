@@ -16,7 +16,10 @@ from referee.session import Session, append, replay, resolve_player
 SessionOpt = Annotated[
     str | None,
     typer.Option(
-        "--session", "-s", help="Session NAME or PATH (default: the current one).", show_default=False
+        "--session",
+        "-s",
+        help="Session NAME or PATH (default: the current one).",
+        show_default=False,
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]

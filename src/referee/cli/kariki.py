@@ -60,7 +60,9 @@ def pass_(by: ByOpt = None, session: SessionOpt = None) -> None:
 @app.command()
 def slash(
     player: Annotated[str, typer.Argument(help="Who broke a table rule.")],
-    rule: Annotated[str | None, typer.Argument(help="drop, mug, seat, language, alcohol ...")] = None,
+    rule: Annotated[
+        str | None, typer.Argument(help="drop, mug, seat, language, alcohol ...")
+    ] = None,
     seconds: Annotated[
         int | None, typer.Option(help="Dropped dice: seconds the die lay on the ground.")
     ] = None,

@@ -61,7 +61,7 @@ def str_field(data: Mapping[str, object], key: str) -> str:
     """A required string field of a stored event."""
     value = data.get(key)
     if not isinstance(value, str):
-        raise NotationError(f"the event needs {key} = \"...\"")
+        raise NotationError(f'the event needs {key} = "..."')
     return value
 
 

@@ -80,9 +80,7 @@ class Rules:
         d = cls()
         rules = cls(
             buy_in=r.integer("buy_in", d.buy_in),
-            after_kariki_starter=r.choice(
-                "after_kariki_starter", Starter, d.after_kariki_starter
-            ),
+            after_kariki_starter=r.choice("after_kariki_starter", Starter, d.after_kariki_starter),
             raise_rule=r.choice("raise", Raise, d.raise_rule),
             truth=r.choice("truth", Truth, d.truth),
             slashes_per_berry=r.integer("slashes_per_berry", d.slashes_per_berry, minimum=1),
@@ -111,7 +109,7 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
     rules = []
     for name, body in r.subtable("slash_rules").items():
         if not isinstance(body, Mapping) or not isinstance(body.get("text"), str):
-            r.problems.append(f"slash_rules.{name} needs text = \"...\"")
+            r.problems.append(f'slash_rules.{name} needs text = "..."')
             continue
         seconds = body.get("seconds_per_slash")
         if seconds is not None and (
@@ -222,7 +220,7 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """The table after some events. `claim` is the claim to beat in ROLL, the live one in RESPOND."""
+    """The table after some events: `claim` is the claim to beat (ROLL) or the live one."""
 
     rules: Rules
     seats: tuple[Seat, ...]
@@ -307,7 +305,9 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Mapping[str, obj
     first = options.get("first", players[0].name)
     names = [p.name for p in players]
     if first not in names:
-        raise UsageError(f"unknown first roller {quote(str(first))}: players are {', '.join(names)}")
+        raise UsageError(
+            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
+        )
     direction = options.get("direction", "left")
     if direction not in ("left", "right"):
         raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
@@ -452,11 +452,11 @@ def _pull(state: State, i: int, dice: Roll) -> State:
     shown = f"{_name(state, i)} pulls {dice} ({LADDER.name(dice.rank)}) on {LADDER.name(claim)}"
     if is_true(dice, claim, state.rules):
         state = _berry(state, i, Cause.FALSE_ACCUSATION)
-        verdict = f"true: a berry for {_name(state, i)}"
+        verdict = f"true, a berry for {_name(state, i)}"
         starter = responsible
     else:
         state = _berry(state, responsible, Cause.LIE)
-        verdict = f"a lie: a berry for {_name(state, responsible)}"
+        verdict = f"a lie, a berry for {_name(state, responsible)}"
         starter = i
     state = _fresh_roll(state, starter)
     return replace(state, ruling=f"{shown}: {verdict}")
@@ -484,7 +484,7 @@ def _pass(state: State, i: int) -> State:
         passers=(*state.passers, i),
         responsible=i,
         turn=state.next_active(i),
-        ruling=f"{name} passes: {name} now answers for {LADDER.name(state.claim)}",
+        ruling=f"{name} passes and answers for {LADDER.name(state.claim)}",
     )
 
 
@@ -621,9 +621,7 @@ def choices(state: State) -> tuple[str, ...]:
 
 
 def _buyback_open(state: State) -> bool:
-    return state.rules.buyback and any(
-        not state.seats[i].buyback_used for i in state.just_out
-    )
+    return state.rules.buyback and any(not state.seats[i].buyback_used for i in state.just_out)
 
 
 # ---------------------------------------------------------------------------- notation of events

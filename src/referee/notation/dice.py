@@ -185,4 +185,3 @@ KIRIKI = Ladder(
         "Pair of Aces", "Kiriki",
     )
 )  # fmt: skip
-

@@ -16,3 +16,15 @@ def card(game: str, state: Any, title: str, width: int) -> RenderableType:
     module = importlib.import_module(CARDS[game])
     renderable: RenderableType = module.card(state, title, width)
     return renderable
+
+
+def history(rulings: list[str]) -> RenderableType:
+    """The numbered log, wrapped under a hanging indent so narrow screens stay readable."""
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for number, ruling in enumerate(rulings, start=1):
+        grid.add_row(str(number), ruling)
+    return grid

@@ -137,6 +137,6 @@ def card(state: State, title: str, width: int = 40) -> RenderableType:
     if used:
         parts.append(Text(""))
         parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
-    if state.bartender and not state.is_over:
+    if state.bartender:
         parts.append(Text(f"bartender/DJ: {state.bartender}", style="dim"))
     return Group(*parts)

@@ -1,0 +1,48 @@
+"""Shared fixtures: a private data folder and an in-process `referee` runner."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from referee.cli import run
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one command line did."""
+
+    code: int
+    out: str
+    err: str
+
+
+Runner = Callable[..., Result]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh data folder, plain 40-column output."""
+    root = tmp_path / "home"
+    monkeypatch.setenv("REFEREE_HOME", str(root))
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("REFEREE_SESSION", raising=False)
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1")
+    return root
+
+
+@pytest.fixture
+def referee(home: Path, capsys: pytest.CaptureFixture[str]) -> Runner:
+    """Run `referee ARGS...` in this process and capture what it printed."""
+
+    def invoke(*args: str) -> Result:
+        capsys.readouterr()
+        code = run(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke

@@ -1,0 +1,101 @@
+"""The two-dice ladder shared by Kariki and Kiriki (RULES.md section 1)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.errors import NotationError
+from referee.notation.dice import (
+    ALL_ROLLS,
+    KARIKI,
+    KIRIKI,
+    Rank,
+    Roll,
+    parse_rank,
+    probability,
+)
+
+# Every one of the 21 unordered rolls and its rank, written out from RULES.md's table.
+LADDER = {
+    "1-3": 1, "1-4": 2, "2-3": 2, "1-5": 3, "2-4": 3, "1-6": 4, "2-5": 4, "3-4": 4,
+    "2-6": 5, "3-5": 5, "3-6": 6, "4-5": 6, "4-6": 7, "5-6": 8, "1-1": 9, "2-2": 10,
+    "3-3": 11, "4-4": 12, "5-5": 13, "6-6": 14, "1-2": 15,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "rank"), LADDER.items(), ids=list(LADDER))
+def test_every_roll_has_its_rank(text: str, rank: int) -> None:
+    assert Roll.parse(text).rank == rank
+    low, high = text.split("-")
+    assert Roll.parse(f"{high}{low}").rank == rank  # order of the dice never matters
+
+
+def test_the_table_covers_all_rolls() -> None:
+    assert sorted(str(r) for r in ALL_ROLLS) == sorted(LADDER)
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [
+        pytest.param("9", Rank.NINE, id="digit"),
+        pytest.param("nine", Rank.NINE, id="word"),
+        pytest.param(" Nine ", Rank.NINE, id="spaces-case"),
+        pytest.param("4-5", Rank.NINE, id="roll-dash"),
+        pytest.param("36", Rank.NINE, id="roll-digits"),
+        pytest.param("10", Rank.TEN, id="ten-is-a-sum"),
+        pytest.param("46", Rank.TEN, id="the-forgotten-ten"),
+        pytest.param("11", Rank.ELEVEN, id="eleven"),
+        pytest.param("tabique", Rank.ELEVEN, id="tabique"),
+        pytest.param("66", Rank.DOUBLE_SIXES, id="66"),
+        pytest.param("6-6", Rank.DOUBLE_SIXES, id="6-6"),
+        pytest.param("double sixes", Rank.DOUBLE_SIXES, id="double-sixes"),
+        pytest.param("boxcars", Rank.DOUBLE_SIXES, id="boxcars"),
+        pytest.param("snake eyes", Rank.DOUBLE_ONES, id="snake-eyes"),
+        pytest.param("double dueces", Rank.DOUBLE_TWOS, id="seed-spelling"),
+        pytest.param("pair of kings", Rank.DOUBLE_FIVES, id="pair-of-kings"),
+        pytest.param("Pair-of-Aces", Rank.DOUBLE_SIXES, id="pair-of-aces"),
+        pytest.param("kariki", Rank.ONE_TWO, id="kariki"),
+        pytest.param("12", Rank.ONE_TWO, id="1-2"),
+    ],
+)
+def test_friendly_spellings(text: str, rank: Rank) -> None:
+    assert parse_rank(text) is rank
+
+
+@pytest.mark.parametrize(
+    "text", ["", "3", "7-1", "0-0", "eight-ish", "１０", "1_0", "²", "13 14", "x" * 10_000]
+)
+def test_bad_ranks_are_notation_errors(text: str) -> None:
+    with pytest.raises(NotationError):
+        parse_rank(text)
+
+
+@given(st.text(max_size=40))
+def test_rank_parser_returns_a_rank_or_a_notation_error(text: str) -> None:
+    try:
+        assert isinstance(parse_rank(text), Rank)
+    except NotationError as error:
+        assert "\n" not in str(error)
+
+
+@given(st.sampled_from(ALL_ROLLS))
+def test_roll_notation_round_trips(roll: Roll) -> None:
+    assert Roll.parse(str(roll)) == roll
+
+
+@given(st.sampled_from(list(Rank)))
+def test_canonical_names_parse_back(rank: Rank) -> None:
+    assert parse_rank(KARIKI.name(rank)) is rank
+    assert parse_rank(KIRIKI.name(rank).split(" / ")[0]) is rank
+
+
+def test_probabilities_add_up() -> None:
+    assert sum(probability(r) for r in Rank) == 1
+    assert probability(Rank.ONE_TWO) == Fraction(2, 36)
+    assert probability(Rank.DOUBLE_FOURS) == Fraction(1, 36)
+    assert probability(Rank.NINE) == Fraction(4, 36)
+    assert probability(Rank.TEN) == Fraction(2, 36)

@@ -1,0 +1,388 @@
+"""Kariki rules (RULES.md section 2), as tables of short games.
+
+Each case is a script of `Player action arg` lines played from a fresh table; the test checks
+berries (with causes), whose turn it is, and what is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.errors import RuleViolation, UsageError
+from referee.games import kariki as k
+from referee.games.base import PlayerInfo
+from referee.notation.dice import Rank, Roll, parse_rank
+
+C = k.Cause
+
+
+def table(players: str = "Ann Bob Cy Dee", **rules: Any) -> k.State:
+    base = k.Rules(slash_rules=(k.SlashRule("drop", "dropped dice", 10), k.SlashRule("mug", "m")))
+    fields = {f: getattr(base, f) for f in base.__slots__}
+    fields.update(rules)
+    options: dict[str, object] = {"first": players.split()[0]}
+    if "direction" in rules:
+        options["direction"] = fields.pop("direction")
+    return k.start(k.Rules(**fields), [PlayerInfo(n) for n in players.split()], options)
+
+
+def event(line: str) -> k.Event:
+    who, action, *rest = line.split()
+    arg = " ".join(rest)
+    match action:
+        case "claim":
+            return k.Claim(who, parse_rank(arg))
+        case "kariki":
+            return k.ShowKariki(who)
+        case "roll":
+            return k.TakeMug(who)
+        case "pull":
+            return k.Pull(who, Roll.parse(arg))
+        case "pass":
+            return k.Pass(who)
+        case "slash":
+            return k.Slash(who, count=int(arg or 1))
+        case "buyback":
+            return k.BuyBack(who)
+    raise AssertionError(line)
+
+
+def play(script: str, state: k.State | None = None, **rules: Any) -> k.State:
+    state = state or table(**rules)
+    for line in filter(None, (x.strip() for x in script.split(";"))):
+        state = k.apply(state, event(line))
+    return state
+
+
+def berries(state: k.State) -> dict[str, list[str]]:
+    return {s.name: [c.value for c in s.berries] for s in state.seats if s.berries}
+
+
+def turn(state: k.State) -> str:
+    return state.seats[state.turn].name
+
+
+# ------------------------------------------------------------------ claims and pulls
+
+PULLS = [
+    pytest.param("Ann claim 9; Bob pull 4-5", {"Bob": ["false accusation"]}, "Ann", id="true"),
+    pytest.param("Ann claim 9; Bob pull 3-6", {"Bob": ["false accusation"]}, "Ann", id="same-sum"),
+    pytest.param("Ann claim 9; Bob pull 6-6", {"Bob": ["false accusation"]}, "Ann", id="downplay"),
+    pytest.param("Ann claim 9; Bob pull 2-6", {"Ann": ["lie"]}, "Bob", id="lie"),
+    pytest.param(
+        "Ann claim 66; Bob pull 1-2", {"Bob": ["false accusation"]}, "Ann", id="hidden-1-2"
+    ),
+    pytest.param("Ann claim 4; Bob pull 1-3", {"Bob": ["false accusation"]}, "Ann", id="lowest"),
+]
+
+
+@pytest.mark.parametrize(("script", "expected", "starter"), PULLS)
+def test_pulls(script: str, expected: dict[str, list[str]], starter: str) -> None:
+    state = play(script)
+    assert berries(state) == expected
+    assert turn(state) == starter  # the player without the berry rolls fresh
+    assert state.phase is k.Phase.ROLL and state.claim is None
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        pytest.param("Ann claim 9; Bob pull 4-5", {"Bob": ["false accusation"]}, id="exact"),
+        pytest.param("Ann claim 9; Bob pull 6-6", {"Ann": ["lie"]}, id="downplay-is-a-lie"),
+    ],
+)
+def test_truth_exact(script: str, expected: dict[str, list[str]]) -> None:
+    assert berries(play(script, truth=k.Truth.EXACT)) == expected
+
+
+CLAIMS_REFUSED = [
+    pytest.param("Ann claim 9; Bob roll; Bob claim 8", "must match or beat 'Nine'", id="below"),
+    pytest.param("Ann claim 9; Bob claim 8", "must match or beat 'Nine'", id="responder-below"),
+    pytest.param("Ann claim kariki", "never claimed", id="spoken-kariki"),
+    pytest.param("Ann claim 9; Bob roll; Bob claim 12", "never claimed", id="spoken-after-roll"),
+    pytest.param("Bob claim 9", "Ann's turn", id="out-of-turn"),
+    pytest.param("Ann claim 9; Cy pull 45", "Bob's turn", id="pull-out-of-turn"),
+    pytest.param("Ann pull 4-5", "no claim to pull", id="pull-no-claim"),
+    pytest.param("Ann pass", "no claim to pass", id="pass-no-claim"),
+    pytest.param("Ann roll", "already has the mug", id="roll-own-mug"),
+    pytest.param("Ann claim 9; Bob roll; Bob pull 45", "no claim to pull", id="pull-after-roll"),
+]
+
+
+@pytest.mark.parametrize(("script", "reason"), CLAIMS_REFUSED)
+def test_refused_actions(script: str, reason: str) -> None:
+    *before, last = script.split(";")
+    state = play(";".join(before))
+    with pytest.raises(RuleViolation, match=reason):
+        k.apply(state, event(last))
+
+
+def test_match_or_beat_accepts_an_equal_claim_and_strict_refuses_it() -> None:
+    assert play("Ann claim 9; Bob roll; Bob claim 4-5").claim is Rank.NINE
+    with pytest.raises(RuleViolation, match="must beat 'Nine'"):
+        play("Ann claim 9; Bob roll; Bob claim 9", raise_rule=k.Raise.STRICT)
+    assert play("Ann claim 9; Bob roll; Bob claim 10", raise_rule=k.Raise.STRICT).claim is Rank.TEN
+
+
+def test_responder_claim_means_he_rolled() -> None:
+    state = play("Ann claim 9; Bob claim 10")
+    assert (state.claim, turn(state), state.seats[state.roller or 0].name) == (
+        Rank.TEN,
+        "Cy",
+        "Bob",
+    )
+
+
+def test_illegal_claim_berry_mode_costs_a_berry_and_changes_nothing_else() -> None:
+    state = play("Ann claim 9; Bob roll; Bob claim 8", illegal_claim=k.IllegalClaim.BERRY)
+    assert berries(state) == {"Bob": ["illegal claim"]}
+    assert (turn(state), state.phase, state.claim) == ("Bob", k.Phase.ROLL, Rank.NINE)
+
+
+# ------------------------------------------------------------------ pass chains
+
+CHAINS = [
+    pytest.param("Ann claim 9; Bob pass; Cy pull 2-6", {"Bob": ["lie"]}, "Cy", id="passer-answers"),
+    pytest.param("Ann claim 9; Bob pass; Cy pull 4-5", {"Cy": ["false accusation"]}, "Bob",
+                 id="passer-was-right"),
+    pytest.param("Ann claim 9; Bob pass; Cy pass; Dee pull 3-4", {"Cy": ["lie"]}, "Dee",
+                 id="last-passer-answers"),
+    pytest.param("Ann claim 9; Bob pass; Cy pass; Dee pass; Ann pull 3-4", {"Dee": ["lie"]}, "Ann",
+                 id="roller-pulls-own-lie"),
+    pytest.param("Ann claim 9; Bob pass; Cy pass; Dee pass; Ann pull 4-5",
+                 {"Ann": ["false accusation"]}, "Dee", id="roller-pulls-own-truth"),
+    pytest.param("Ann claim 9; Bob pass; Cy pass; Dee pass; Ann pass; Bob pull 3-4",
+                 {"Ann": ["lie"]}, "Bob", id="final-pass-then-lie"),
+    pytest.param("Ann claim 9; Bob pass; Cy pass; Dee pass; Ann pass; Bob pull 5-5",
+                 {"Bob": ["false accusation"]}, "Ann", id="final-pass-then-truth"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "expected", "starter"), CHAINS)
+def test_pass_chains(script: str, expected: dict[str, list[str]], starter: str) -> None:
+    state = play(script)
+    assert berries(state) == expected
+    assert turn(state) == starter
+
+
+def test_chain_back_at_the_roller_allows_only_pull_or_final_pass() -> None:
+    state = play("Ann claim 9; Bob pass; Cy pass; Dee pass")
+    assert (turn(state), k.choices(state)) == ("Ann", ("pull", "pass"))
+    with pytest.raises(RuleViolation, match="came back to Ann"):
+        k.apply(state, k.TakeMug("Ann"))
+    with pytest.raises(RuleViolation, match="came back to Ann"):
+        k.apply(state, k.Claim("Ann", Rank.TEN))
+
+
+def test_after_the_final_pass_the_first_passer_may_not_pass_again() -> None:
+    state = play("Ann claim 9; Bob pass; Cy pass; Dee pass; Ann pass")
+    assert (turn(state), state.final_pass, k.choices(state)) == ("Bob", True, ("roll", "pull"))
+    with pytest.raises(RuleViolation, match="nobody passes twice"):
+        k.apply(state, k.Pass("Bob"))
+    rolled = play("Bob roll; Bob claim 10", state)
+    assert (rolled.claim, turn(rolled)) == (Rank.TEN, "Cy")
+
+
+def test_two_players_chain() -> None:
+    state = play("Ann claim 9; Bob pass", table("Ann Bob"))
+    assert (turn(state), k.choices(state)) == ("Ann", ("pull", "pass"))
+    state = play("Ann pass; Bob pull 2-2", state)
+    assert berries(state) == {"Bob": ["false accusation"]}
+
+
+def test_direction_right() -> None:
+    state = play("Ann claim 9", direction="right")
+    assert turn(state) == "Dee"
+    assert turn(play("Dee pass", state)) == "Cy"
+
+
+# ------------------------------------------------------------------ Kariki and crowns
+
+
+def test_kariki_crowns_the_roller_and_berries_the_next() -> None:
+    state = play("Ann kariki")
+    assert state.seats[0].crowns == 1
+    assert berries(state) == {"Bob": ["kariki"]}
+    assert (turn(state), state.claim) == ("Ann", None)
+
+
+def test_after_kariki_starter_victim() -> None:
+    assert turn(play("Ann kariki", after_kariki_starter=k.Starter.VICTIM)) == "Bob"
+
+
+def test_kariki_after_taking_the_mug() -> None:
+    state = play("Ann claim 9; Bob kariki")
+    assert berries(state) == {"Cy": ["kariki"]}
+    assert state.seats[1].crowns == 1
+
+
+def test_every_third_crown_hangs_a_berry_on_each_other_player() -> None:
+    state = play("Ann kariki; Ann kariki")
+    assert berries(state) == {"Bob": ["kariki", "kariki"]}
+    state = play("Ann kariki", state)
+    assert berries(state) == {
+        "Bob": ["kariki", "kariki", "kariki", "crowns"],
+        "Cy": ["crowns"],
+        "Dee": ["crowns"],
+    }
+    state = play("Ann kariki; Ann kariki; Ann kariki", state)  # the 6th crown: again
+    assert state.seats[1].out  # Bob's 5th berry: later Karikis hit Cy, the next one still in
+    assert berries(state)["Cy"] == ["crowns", "kariki", "kariki", "crowns"]
+    assert berries(state)["Dee"] == ["crowns", "crowns"]
+
+
+def test_crown_hits_roller_and_threshold_keys() -> None:
+    state = play("Ann kariki; Ann kariki", crown_threshold=2, crown_hits_roller=True)
+    assert berries(state)["Ann"] == ["crowns"]
+    assert berries(state)["Cy"] == ["crowns"]
+
+
+# ------------------------------------------------------------------ slashes
+
+SLASHES = [
+    pytest.param(k.Slash("Bob"), 1, [], id="one"),
+    pytest.param(k.Slash("Bob", count=3), 0, ["slashes"], id="three-make-a-berry"),
+    pytest.param(k.Slash("Bob", count=7), 1, ["slashes", "slashes"], id="seven"),
+    pytest.param(k.Slash("Bob", "drop", seconds=0), 1, [], id="drop-0s"),
+    pytest.param(k.Slash("Bob", "drop", seconds=9), 1, [], id="drop-9s"),
+    pytest.param(k.Slash("Bob", "drop", seconds=10), 2, [], id="drop-10s-started"),
+    pytest.param(k.Slash("Bob", "dr", seconds=25), 0, ["slashes"], id="drop-25s-prefix"),
+]
+
+
+@pytest.mark.parametrize(("slash", "tally", "expected"), SLASHES)
+def test_slashes(slash: k.Slash, tally: int, expected: list[str]) -> None:
+    state = k.apply(table(), slash)
+    assert state.seats[1].slashes == tally
+    assert [c.value for c in state.seats[1].berries] == expected
+
+
+def test_slashes_per_berry_key() -> None:
+    state = k.apply(table(slashes_per_berry=2), k.Slash("Bob", count=2))
+    assert berries(state) == {"Bob": ["slashes"]}
+
+
+@pytest.mark.parametrize(
+    "slash",
+    [
+        pytest.param(k.Slash("Bob", "nope"), id="unknown-rule"),
+        pytest.param(k.Slash("Bob", "mug", seconds=4), id="seconds-on-untimed-rule"),
+        pytest.param(k.Slash("Bob", "drop", seconds=4, count=1), id="both"),
+        pytest.param(k.Slash("Bob", count=0), id="zero"),
+        pytest.param(k.Slash("Bob", "drop", seconds=-1), id="negative"),
+    ],
+)
+def test_bad_slashes(slash: k.Slash) -> None:
+    with pytest.raises(UsageError):
+        k.apply(table(), slash)
+
+
+# ------------------------------------------------------------------ going out, winning, buying back
+
+
+def near_out(players: str = "Ann Bob Cy Dee", who: str = "Bob", **rules: Any) -> k.State:
+    return play(f"{who} slash 12", table(players, **rules))  # 4 berries: in the poo
+
+
+def test_in_the_poo_at_four_berries() -> None:
+    state = near_out()
+    assert state.in_poo(state.seats[1]) and "in the poo" in state.ruling
+
+
+def test_out_at_the_berry_limit_and_skipped_everywhere() -> None:
+    state = play("Ann claim 9; Bob pull 4-5", near_out())
+    assert state.seats[1].out and state.bartender == "Bob"
+    assert "Bob is OUT (bartender/DJ)" in state.ruling
+    state = play("Ann claim 9", state)
+    assert turn(state) == "Cy"  # Bob is skipped
+    with pytest.raises(RuleViolation, match="Bob is out"):
+        k.apply(state, k.Slash("Bob"))
+
+
+def test_berry_limit_key() -> None:
+    state = play("Ann claim 9; Bob pull 4-5", table(berry_limit=1))
+    assert state.seats[1].out
+
+
+def test_elimination_of_the_answering_passer_voids_the_claim() -> None:
+    state = play("Ann claim 9; Bob pass; Bob slash 15")
+    assert state.seats[1].out
+    assert (turn(state), state.phase, state.claim) == ("Cy", k.Phase.ROLL, None)
+
+
+def test_elimination_of_a_bystander_mid_chain_keeps_the_chain() -> None:
+    state = play("Ann claim 9; Bob pass; Dee slash 15")
+    assert state.seats[3].out
+    assert (turn(state), state.claim, state.responsible) == ("Cy", Rank.NINE, 1)
+    state = play("Cy pass", state)
+    assert turn(state) == "Ann"  # Dee is skipped: the chain is back at the roller
+
+
+def test_winner_takes_the_pot_and_the_game_stops() -> None:
+    state = play("Ann claim 9; Bob pull 4-5", near_out("Ann Bob"))
+    assert (state.winner, state.shown_phase, state.pot) == ("Ann", k.Phase.OVER, 2)
+    assert "Ann wins the pot of 2" in state.ruling
+    with pytest.raises(RuleViolation, match="game is over"):
+        k.apply(state, k.Claim("Ann", Rank.NINE))
+
+
+def test_buyback_costs_the_pot_and_returns_in_the_poo() -> None:
+    state = play("Ann claim 9; Bob pull 4-5; Bob buyback", near_out())
+    bob = state.seats[1]
+    assert (bob.out, len(bob.berries), bob.buyback_used, state.pot) == (False, 4, True, 8)
+    assert state.bartender == "Bob"  # going out first still pours the drinks
+
+
+def test_buyback_revives_a_finished_game() -> None:
+    state = play("Ann claim 9; Bob pull 4-5", near_out("Ann Bob"))
+    assert state.winner == "Ann"
+    state = play("Bob buyback", state)
+    assert (state.winner, state.pot, turn(state)) == (None, 4, "Ann")
+
+
+@pytest.mark.parametrize(
+    ("script", "reason", "rules"),
+    [
+        pytest.param("Bob buyback", "not out", {}, id="not-out"),
+        pytest.param("Ann claim 9; Bob pull 4-5; Ann claim 9; Bob buyback", "went out earlier",
+                     {}, id="too-late"),
+        pytest.param("Ann claim 9; Bob pull 4-5; Bob buyback", "off", {"buyback": False},
+                     id="key-off"),
+    ],
+)  # fmt: skip
+def test_buyback_refused(script: str, reason: str, rules: dict[str, Any]) -> None:
+    *before, last = script.split(";")
+    state = play(";".join(before), near_out(**rules))
+    with pytest.raises(RuleViolation, match=reason):
+        k.apply(state, event(last))
+
+
+def test_buyback_only_once() -> None:
+    state = play("Ann claim 9; Bob pull 4-5; Bob buyback; Ann claim 9; Bob pull 4-5", near_out())
+    with pytest.raises(RuleViolation, match="once per game"):
+        k.apply(state, k.BuyBack("Bob"))
+
+
+# ------------------------------------------------------------------ the ruleset
+
+
+def test_ruleset_reports_every_problem_at_once() -> None:
+    from referee.errors import RulesetError
+
+    with pytest.raises(RulesetError) as caught:
+        k.Rules.from_table({"raise": "sometimes", "berry_limit": 0, "truth": 3, "colour": "red"})
+    message = str(caught.value)
+    for part in ("raise must be one of", "berry_limit must be at least 1", "truth", "'colour'"):
+        assert part in message
+
+
+def test_stored_events_round_trip() -> None:
+    events: list[k.Event] = [
+        k.Claim("Ann", Rank.NINE), k.ShowKariki("Ann"), k.TakeMug("Bob"),
+        k.Pull("Bob", Roll(4, 5)), k.Pass("Cy"), k.Slash("Dee", "drop", seconds=12),
+        k.Slash("Dee", count=2), k.BuyBack("Dee"),
+    ]  # fmt: skip
+    for e in events:
+        assert k.event_from_dict(k.event_to_dict(e)) == e

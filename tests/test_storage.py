@@ -1,0 +1,255 @@
+"""Never lose a session (RELIABILITY.md): bad files, crashes, failing disks, two terminals."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Runner
+from referee import storage
+
+START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
+
+
+def session_file(home: Path) -> Path:
+    return home / "sessions" / "friday.toml"
+
+
+def snapshot(path: Path) -> tuple[bytes, int]:
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+# ------------------------------------------------------------------ unreadable files
+
+GOOD_HEAD = 'schema = 1\nname = "friday"\ngame = "kariki"\n'
+PLAYERS = 'players = [{name = "Ann"}, {name = "Bob"}]\n'
+BROKEN_FILES = [
+    pytest.param(lambda good: good[: len(good) // 2], "not valid TOML", id="truncated"),
+    pytest.param(lambda good: b"\xef\xbb\xbf" + good, "byte-order mark", id="bom"),
+    pytest.param(lambda good: good.replace(b"Ann", "Ännchen".encode("latin-1")),
+                 "line", id="latin-1"),
+    pytest.param(lambda good: good.replace(b"schema = 1", b"schema = 99"), "newer referee",
+                 id="future-schema"),
+    pytest.param(lambda good: good.replace(b"schema = 1", b"schema = true"), "'schema' must be",
+                 id="schema-bool"),
+    pytest.param(lambda good: good.replace(b"schema = 1\n", b""), "'schema' must be",
+                 id="no-schema"),
+    pytest.param(lambda good: good + b"deep = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+                 "cannot be read", id="deep-nesting"),
+    pytest.param(lambda good: good + b"huge = " + b"7" * 5000 + b"\n", "cannot be read",
+                 id="5000-digit-integer"),
+    pytest.param(lambda good: good.replace(b'rank = "Nine"', b'rank = "Eight"', 1).replace(
+        b'type = "roll"', b'type = "claim", rank = "Four"', 1), "event 2", id="illegal-event"),
+    pytest.param(lambda good: good.replace(b'by = "Bob"', b'by = "Zed"', 1), "event 2",
+                 id="missing-player"),
+    pytest.param(lambda good: good.replace(b'game = "kariki"', b'game = "chess"'),
+                 "unknown game", id="unknown-game"),
+    pytest.param(lambda good: good.replace(b'rank = "Nine"', b"rank = 9", 1), "event 1",
+                 id="wrong-type"),
+    pytest.param(lambda good: b"", "'schema' must be", id="empty"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("breaking", "message"), BROKEN_FILES)
+def test_broken_files_are_reported_and_never_touched(
+    referee: Runner, home: Path, breaking: object, message: str
+) -> None:
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        assert referee("kariki", *action).code == 0
+    path = session_file(home)
+    assert callable(breaking)
+    path.write_bytes(breaking(path.read_bytes()))
+    before = snapshot(path)
+    for command in (("show",), ("show", "--json"), ("kariki", "pull", "4-5"), ("undo",)):
+        result = referee(*command)
+        assert result.code == 3, (command, result)
+        assert result.err.count("\n") == 1 and message in result.err
+        assert "Traceback" not in result.err
+        assert result.out == ""
+    assert snapshot(path) == before
+
+
+def test_a_missing_session_file(referee: Runner, home: Path) -> None:
+    result = referee("show", "-s", str(home / "nope.toml"))
+    assert (result.code, "no such session file" in result.err) == (3, True)
+
+
+def test_no_current_session_is_a_usage_error(referee: Runner) -> None:
+    result = referee("show")
+    assert result.code == 2 and "no current session" in result.err
+
+
+def test_older_schema_is_migrated_and_backed_up_before_the_first_write(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    path = session_file(home)
+    old = path.read_bytes().replace(b"schema = 1", b"schema = 0").replace(b"Bob", b"Robert")
+    path.write_bytes(old)
+    monkeypatch.setattr(storage, "SCHEMA", 1)
+    monkeypatch.setitem(storage.MIGRATIONS, 0, lambda doc: doc)
+    assert referee("show").code == 0
+    assert path.read_bytes() == old  # reading alone writes nothing
+    assert referee("kariki", "claim", "9").code == 0
+    assert path.with_name("friday.toml.schema0.bak").read_bytes() == old
+    assert b"schema = 1" in path.read_bytes()
+
+
+# ------------------------------------------------------------------ crashes
+
+
+def run_cli(
+    home: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, "REFEREE_HOME": str(home), "NO_COLOR": "1", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], env=full_env, capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("point", ["after_temp_write", "after_fsync", "after_replace"])
+def test_kill_during_save_leaves_the_old_or_the_new_state(
+    referee: Runner, home: Path, point: str
+) -> None:
+    referee(*START)
+    old = session_file(home).read_bytes()
+    result = run_cli(home, "kariki", "claim", "9", env={storage.CRASH_ENV: point})
+    assert result.returncode == -signal.SIGKILL
+    loaded = storage.load(session_file(home))
+    events = len(loaded.session.events)
+    if point == "after_replace":
+        assert events == 1
+    else:
+        assert events == 0 and session_file(home).read_bytes() == old
+    assert referee("kariki", "claim", "10").code == 0  # and the table plays on
+
+
+def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
+    referee(*START)
+    rng = random.Random(20261129)
+    actions = [("claim", "9"), ("pass",), ("pass",), ("pull", "3-4")]
+    killed = 0
+    for i in range(40):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", "kariki", *actions[i % 4]],
+            env={**os.environ, "REFEREE_HOME": str(home)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        time.sleep(rng.uniform(0.0, 0.25))
+        if proc.poll() is None:
+            proc.kill()
+            killed += 1
+        proc.wait()
+        storage.load(session_file(home))  # parses and replays, whatever the moment
+        assert not list(session_file(home).parent.glob(".*.tmp"))
+    assert killed > 0
+
+
+# ------------------------------------------------------------------ failing disks
+
+
+@pytest.mark.parametrize("target", ["replace", "fsync"])
+def test_a_full_disk_leaves_the_old_file_and_no_temp(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    referee(*START)
+    before = snapshot(session_file(home))
+
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, target, full)
+    result = referee("kariki", "claim", "9")
+    monkeypatch.undo()
+    assert result.code == 3
+    assert "not saved: No space left on device" in result.err
+    assert snapshot(session_file(home)) == before
+    assert not list(session_file(home).parent.glob(".*.tmp"))
+
+
+def test_a_failing_folder_fsync_after_replace_still_counts_as_saved(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    real_open = os.open
+
+    def no_dirs(path: str | Path, flags: int, *rest: int) -> int:
+        if flags == os.O_RDONLY and Path(path).is_dir():
+            raise OSError(errno.EIO, "I/O error")
+        return real_open(path, flags, *rest)
+
+    monkeypatch.setattr(os, "open", no_dirs)
+    assert referee("kariki", "claim", "9").code == 0
+    monkeypatch.undo()
+    assert len(storage.load(session_file(home)).session.events) == 1
+
+
+# ------------------------------------------------------------------ two terminals
+
+WRITER = """
+import os, sys, time
+from pathlib import Path
+go = Path(sys.argv[1])
+while not go.exists():
+    time.sleep(0.005)
+from referee.cli import run
+for _ in range(int(sys.argv[2])):
+    if run(["kariki", "slash", sys.argv[3]]) == 0:
+        print("ok", flush=True)
+"""
+
+
+def test_concurrent_writers_lose_nothing(referee: Runner, home: Path, tmp_path: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "Cy", "Dee", "--name", "friday",
+            "--ruleset", str(write_ruleset(tmp_path, slashes_per_berry=1000)))  # fmt: skip
+    go = tmp_path / "go"
+    per_writer = 6
+    env = {**os.environ, "REFEREE_HOME": str(home), "REFEREE_LOCK_TIMEOUT": "30"}
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(go), str(per_writer), name],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("Ann", "Bob", "Cy", "Dee")
+    ]
+    go.touch()
+    outputs = [w.communicate(timeout=120) for w in writers]
+    oks = sum(out.count("ok") for out, _ in outputs)
+    assert oks == 4 * per_writer, [err for _, err in outputs]
+    session = storage.load(session_file(home)).session
+    assert len(session.events) == 4 * per_writer
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        assert sum(1 for e in session.events if e["player"] == name) == per_writer
+
+
+def test_a_held_lock_times_out_with_a_clear_error(referee: Runner, home: Path) -> None:
+    referee(*START)
+    path = session_file(home)
+    before = snapshot(path)
+    with storage.locked(path):
+        result = referee("kariki", "claim", "9")
+    assert result.code == 3 and "another referee is writing" in result.err
+    assert snapshot(path) == before
+
+
+def write_ruleset(folder: Path, **changes: object) -> Path:
+    text = (storage.bundled_rulesets() / "kariki.toml").read_text()
+    for key, value in changes.items():
+        lines = [ln for ln in text.splitlines() if not ln.startswith(f"{key} ")]
+        text = "\n".join([f"{key} = {str(value).lower()}", *lines])
+    path = folder / "house.toml"
+    path.write_text(text)
+    return path
