@@ -283,6 +283,10 @@ def save(path: Path, session: Session, schema_on_disk: int | None = None) -> Ses
         raise StorageError(f"{path}: refusing to save: the text would not read back the same")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # We hold the lock, so a temp file of this session belongs to a writer that was killed.
+        for stale in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
         if schema_on_disk is not None and schema_on_disk < SCHEMA:
             backup = path.with_name(f"{path.name}.schema{schema_on_disk}.bak")
             if not backup.exists():

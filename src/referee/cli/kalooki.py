@@ -1,14 +1,160 @@
-"""`referee kalooki ...`: referee tools that need no session."""
+"""`referee kalooki ...` (alias `kal`): referee tools that need no session.
+
+Each answers in one short line a person can read out at the table; `--json` gives the document.
+Exit 0 means legal / yes, 1 illegal / no, 2 bad input.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Kalooki referee tools (alias: kal).", no_args_is_help=True)
+from referee import storage
+from referee.cli import output
+from referee.cli.common import JsonOpt
+from referee.errors import UsageError
+from referee.games import kalooki as k
+from referee.notation.cards import parse_cards, show
+
+app = typer.Typer(
+    help="Kalooki referee tools (alias: kal): check a meld or a lay-down, score, solve.",
+    no_args_is_help=True,
+)
+
+RulesetOpt = Annotated[str, typer.Option(help="Bundled ruleset NAME or a PATH to your own.")]
+Cards = Annotated[list[str], typer.Argument(help="Cards like 10H QS AC JK, spaces or commas.")]
+RoundArg = Annotated[int, typer.Argument(help="The round, 1 to 9.")]
 
 
-def rules_from_table(table: Mapping[str, object], source: str) -> object:
-    """Typed Kalooki rules (filled in with the Kalooki tools)."""
-    return dict(table)
+def rules_from_table(table: Mapping[str, object], source: str) -> k.Rules:
+    """Typed Kalooki rules from a ruleset table."""
+    return k.Rules.from_table(table, source)
+
+
+def _rules(ref: str) -> k.Rules:
+    table = storage.load_ruleset(ref)
+    if table.get("game") != "kalooki":
+        raise UsageError(f"ruleset {ref!r} is for {table.get('game')}, not kalooki")
+    return k.Rules.from_table(table, f"ruleset {table.get('name')}")
+
+
+def _meld_doc(meld: k.Meld) -> dict[str, object]:
+    return {
+        "legal": meld.legal,
+        "kind": meld.kind.value if meld.kind else None,
+        "reading": [str(c) for c in meld.reading] if meld.legal else [],
+        "stands_for": [str(c) for c in meld.stands_for],
+        "reason": meld.reason or None,
+    }
+
+
+def _verdict(ok: bool) -> None:
+    if not ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
+    """Is this meld legal? Says three, four (with each joker's place) or why not."""
+    rules = _rules(ruleset)
+    meld = k.check_meld(parse_cards(*cards), rules)
+    if json_out:
+        output.print_json(_meld_doc(meld))
+    else:
+        output.print_text(str(meld))
+    _verdict(meld.legal)
+
+
+@app.command()
+def contract(
+    round_number: RoundArg,
+    melds: Annotated[
+        list[str], typer.Argument(help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S")
+    ],
+    ruleset: RulesetOpt = "kalooki",
+    json_out: JsonOpt = False,
+) -> None:
+    """Does this lay-down make round ROUND's contract?"""
+    rules = _rules(ruleset)
+    wanted = rules.contract(round_number)
+    result = k.check_contract(round_number, k.parse_lay_down(melds), rules)
+    if json_out:
+        output.print_json(
+            {
+                "legal": result.legal,
+                "reason": result.reason or None,
+                "contract": wanted.code,
+                "melds": [_meld_doc(m) for m in result.melds],
+            }
+        )
+    else:
+        head = f"round {round_number} ({wanted.code}): "
+        lines = [head + ("makes the contract" if result.legal else f"no: {result.reason}")]
+        if result.legal:
+            lines += [f"  {m}" for m in result.melds]
+        output.print_text("\n".join(lines))
+    _verdict(result.legal)
+
+
+@app.command()
+def score(cards: Cards, json_out: JsonOpt = False) -> None:
+    """Penalty of the cards left in hand, card by card."""
+    hand = parse_cards(*cards)
+    points = [k.penalty(c) for c in hand]
+    if json_out:
+        output.print_json(
+            {
+                "points": sum(points),
+                "cards": [{"card": str(c), "points": p} for c, p in zip(hand, points, strict=True)],
+            }
+        )
+        return
+    detail = " + ".join(f"{c} {p}" for c, p in zip(hand, points, strict=True))
+    output.print_text(f"{sum(points)} points: {detail}" if hand else "0 points: no cards")
+
+
+@app.command()
+def solve(
+    round_number: RoundArg, cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False
+) -> None:
+    """Can this hand make round ROUND's contract? The lay-down leaving fewest points."""
+    rules = _rules(ruleset)
+    wanted = rules.contract(round_number)
+    hand = parse_cards(*cards)
+    found = k.solve(round_number, hand, rules)
+    if json_out:
+        output.print_json(
+            {
+                "possible": found.possible,
+                "contract": wanted.code,
+                "melds": [[str(c) for c in m.reading] for m in found.melds],
+                "left": [str(c) for c in found.left],
+                "left_points": found.left_points,
+            }
+        )
+    elif found.possible:
+        lines = [f"round {round_number} ({wanted.code}): yes"]
+        lines += [f"  {show(m.reading)}" for m in found.melds]
+        lines.append(f"left: {show(found.left) or 'nothing'} ({found.left_points} points)")
+        output.print_text("\n".join(lines))
+    else:
+        output.print_text(f"round {round_number} ({wanted.code}): no, this hand cannot make it")
+    _verdict(found.possible)
+
+
+@app.command()
+def contracts(ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
+    """The round-contract sheet: contract in words and as 333/334/..., cards dealt."""
+    rules = _rules(ruleset)
+    rows = []
+    for number, dealt in enumerate(rules.deal_sizes, start=1):
+        c = rules.contract(number)
+        rows.append({"round": number, "contract": c.code, "words": c.words(), "dealt": dealt})
+    if json_out:
+        output.print_json(rows)
+        return
+    lines = ["rnd contract             code  dealt"]
+    lines += [f"{r['round']:>3} {r['words']:<20} {r['contract']:<5} {r['dealt']:>5}" for r in rows]
+    output.print_text("\n".join(lines))

@@ -1,0 +1,538 @@
+"""Kalooki (Caribbean contract rummy, RULES.md section 5): melds, contracts, scores, a solver.
+
+A meld is checked as an unordered multiset and, when legal, comes back with its reading: the
+cards in order with each joker in the place it stands for. Nothing here does I/O.
+
+>>> str(check_meld(parse_cards("JK JK 6D 7D")))
+'four: JK 6D 7D JK (5D..8D)'
+>>> check_meld(parse_cards("3S JK JK")).reason
+'a three needs 2 natural cards'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import combinations, pairwise
+
+from referee.errors import UsageError
+from referee.notation.cards import JOKER, RANK_NAMES, Card, Suit, parse_cards, show
+from referee.ruleset import TableReader
+
+# ---------------------------------------------------------------------------- rules
+
+
+class TackOrder(Enum):
+    """Where cards are added to a four on the table (`tack_order`)."""
+
+    HIGH_FIRST = "high_first"
+    EITHER_END = "either_end"
+
+
+class CallScope(Enum):
+    """What the call limit counts over (`call_limit_scope`)."""
+
+    GAME = "game"
+    HAND = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every Kalooki ruleset key, with RULES.md's defaults."""
+
+    decks: int = 2
+    jokers: int = 4
+    deal_sizes: tuple[int, ...] = (9, 10, 11, 12, 12, 13, 14, 15, 16)
+    contracts: tuple[str, ...] = (
+        "333",
+        "334",
+        "344",
+        "444",
+        "3333",
+        "3334",
+        "3344",
+        "3444",
+        "4444",
+    )
+    three_distinct_suits: bool = False
+    ace_both_ends: bool = False
+    allow_new_melds_after_laydown: bool = False
+    tack_order: TackOrder = TackOrder.HIGH_FIRST
+    call_limit: int = 3
+    call_limit_scope: CallScope = CallScope.GAME
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
+        """Build rules from a ruleset table, reporting every problem at once."""
+        r = TableReader(table, source)
+        d = cls()
+        rules = cls(
+            decks=r.integer("decks", d.decks, minimum=1),
+            jokers=r.integer("jokers", d.jokers),
+            deal_sizes=r.int_list("deal_sizes", d.deal_sizes, minimum=1),
+            contracts=r.str_list("contracts", d.contracts),
+            three_distinct_suits=r.flag("three_distinct_suits", d.three_distinct_suits),
+            ace_both_ends=r.flag("ace_both_ends", d.ace_both_ends),
+            allow_new_melds_after_laydown=r.flag(
+                "allow_new_melds_after_laydown", d.allow_new_melds_after_laydown
+            ),
+            tack_order=r.choice("tack_order", TackOrder, d.tack_order),
+            call_limit=r.integer("call_limit", d.call_limit),
+            call_limit_scope=r.choice("call_limit_scope", CallScope, d.call_limit_scope),
+        )
+        if len(rules.deal_sizes) != len(rules.contracts):
+            r.problems.append("deal_sizes and contracts must list the same number of rounds")
+        for contract in rules.contracts:
+            if not contract or set(contract) - {"3", "4"}:
+                r.problems.append(f"contract {contract!r} must be made of 3s and 4s, like 334")
+        r.finish()
+        return rules
+
+    def contract(self, round_number: int) -> Contract:
+        """The contract of round `round_number` (1-based)."""
+        if not 1 <= round_number <= len(self.contracts):
+            raise UsageError(f"unknown round {round_number}: rounds are 1 to {len(self.contracts)}")
+        text = self.contracts[round_number - 1]
+        return Contract(text.count("3"), text.count("4"))
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """How many threes and fours a lay-down needs."""
+
+    threes: int
+    fours: int
+
+    @property
+    def code(self) -> str:
+        """The sheet's short form: 334."""
+        return "3" * self.threes + "4" * self.fours
+
+    def words(self) -> str:
+        """The contract in words: `2 threes + 1 four`."""
+        parts = []
+        for n, word in ((self.threes, "three"), (self.fours, "four")):
+            if n:
+                parts.append(f"{n} {word}{'s' if n > 1 else ''}")
+        return " + ".join(parts)
+
+
+# ---------------------------------------------------------------------------- values
+
+
+def penalty(card: Card) -> int:
+    """Points a card costs left in hand: joker 50, black ace 15, K Q J 10 ten, red ace 1.
+
+    >>> [penalty(c) for c in parse_cards("JK AS AH KD 10C 7H")]
+    [50, 15, 1, 10, 10, 7]
+    """
+    if card.suit is None:
+        return 50
+    if card.rank == 1:
+        return 15 if card.suit.is_black else 1
+    return min(card.rank, 10)
+
+
+def positions(card: Card, rules: Rules) -> tuple[int, ...]:
+    """Where a natural card may stand in a run: 1..13, and the ace also at 14 (high)."""
+    return (1, 14) if card.rank == 1 else (card.rank,)
+
+
+def card_at(position: int, suit: Suit) -> Card:
+    """The card a run position stands for."""
+    return Card(1 if position == 14 else position, suit)
+
+
+# ---------------------------------------------------------------------------- melds
+
+
+class Kind(Enum):
+    """The two kinds of meld."""
+
+    THREE = "three"
+    FOUR = "four"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A checked meld: legal with a kind and reading, or illegal with a reason."""
+
+    cards: tuple[Card, ...]
+    kind: Kind | None
+    reading: tuple[Card, ...] = ()
+    reason: str = ""
+    stands_for: tuple[Card, ...] = ()  # the card each place of a four stands for
+
+    @property
+    def legal(self) -> bool:
+        """True when the meld may be laid down."""
+        return self.kind is not None
+
+    def __str__(self) -> str:
+        if self.kind is None:
+            return f"illegal: {self.reason}"
+        text = f"{self.kind.value}: {show(self.reading)}"
+        if self.kind is Kind.FOUR and self.stands_for:
+            text += f" ({self.stands_for[0]}..{self.stands_for[-1]})"
+        return text
+
+
+def _illegal(cards: Sequence[Card], reason: str) -> Meld:
+    return Meld(tuple(cards), None, reason=reason)
+
+
+def check_meld(cards: Sequence[Card], rules: Rules | None = None) -> Meld:
+    """Check one meld, as an unordered multiset of cards."""
+    rules = rules or Rules()
+    if not cards:
+        return _illegal(cards, "an empty meld")
+    naturals = [c for c in cards if not c.is_joker]
+    if len(cards) < 3:
+        return _illegal(cards, "a meld needs at least 3 cards")
+    if not naturals:
+        return _illegal(cards, "a meld needs natural cards, not only jokers")
+    if len({c.rank for c in naturals}) == 1:
+        return _check_three(cards, naturals, rules)
+    if len({c.suit for c in naturals}) == 1:
+        return _check_four(cards, naturals, rules)
+    return _illegal(cards, "mixed ranks and suits: a three is one rank, a four one suit")
+
+
+def _check_three(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
+    if len(naturals) < 2:  # a lone natural with jokers is no four either: its jokers would touch
+        return _illegal(cards, "a three needs 2 natural cards")
+    suits = [c.suit for c in naturals]
+    if rules.three_distinct_suits and len(set(suits)) != len(suits):
+        return _illegal(cards, "a three's suits must all differ in this ruleset")
+    jokers = [c for c in cards if c.is_joker]
+    return Meld(tuple(cards), Kind.THREE, tuple(sorted(naturals, key=_suit_order) + jokers))
+
+
+def _suit_order(card: Card) -> int:
+    return list(Suit).index(card.suit) if card.suit else 4
+
+
+def _check_four(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
+    if len(cards) < 4:
+        return _illegal(cards, "a four needs at least 4 cards")
+    counts = Counter(c.rank for c in naturals)
+    twice = [r for r, n in counts.items() if n > 1 and not (r == 1 and n == 2)]
+    if twice or (counts[1] == 2 and not rules.ace_both_ends):
+        return _illegal(cards, "a run cannot hold the same card twice")
+    longest = 14 if rules.ace_both_ends else 13
+    if len(cards) > longest:
+        return _illegal(cards, f"a run is at most {longest} cards")
+    suit = naturals[0].suit
+    assert suit is not None  # naturals always have a suit
+    jokers = len(cards) - len(naturals)
+    reasons: list[str] = []
+    for places in _ace_readings(naturals, rules):
+        found = _place_run(sorted(places), jokers, rules)
+        if isinstance(found, str):
+            reasons.append(found)
+            continue
+        reading = tuple(JOKER if p not in places else card_at(p, suit) for p in found)
+        return Meld(
+            tuple(cards), Kind.FOUR, reading, stands_for=tuple(card_at(p, suit) for p in found)
+        )
+    if counts[1] and _needs_wrap(naturals):
+        return _illegal(cards, "the ace cannot sit inside a run: K-A-2 does not wrap")
+    return _illegal(cards, min(reasons, key=_reason_rank))
+
+
+def _reason_rank(reason: str) -> int:
+    order = ("two jokers side by side", "a gap", "the run")
+    return next((i for i, o in enumerate(order) if reason.startswith(o)), len(order))
+
+
+def _needs_wrap(naturals: list[Card]) -> bool:
+    others = [c.rank for c in naturals if c.rank != 1]
+    return bool(others) and min(others) <= 4 and max(others) >= 10
+
+
+def _ace_readings(naturals: list[Card], rules: Rules) -> list[set[int]]:
+    """The sets of run positions the naturals may take: an ace is low or high."""
+    others = {c.rank for c in naturals if c.rank != 1}
+    aces = sum(1 for c in naturals if c.rank == 1)
+    if aces == 0:
+        return [others]
+    if aces == 2:
+        return [others | {1, 14}]
+    return [others | {1}, others | {14}]
+
+
+def _place_run(places: list[int], jokers: int, rules: Rules) -> list[int] | str:
+    """Run positions holding `places` plus `jokers`, or why there are none.
+
+    Windows are tried from the high end down, so a spare joker stands at the high end where
+    cards are tacked on; a joker's place must never touch another joker's.
+    """
+    length = len(places) + jokers
+    lo, hi = places[0], places[-1]
+    if hi - lo + 1 > length:
+        return "a gap too wide for the jokers"
+    longest = 14 if rules.ace_both_ends else 13
+    if length > longest:
+        return f"a run is at most {longest} cards"
+    side_by_side = False
+    for start in range(min(lo, 15 - length), max(1, hi - length + 1) - 1, -1):
+        window = range(start, start + length)
+        holes = [p for p in window if p not in places]
+        if any(b - a == 1 for a, b in pairwise(holes)):
+            side_by_side = True
+            continue
+        return list(window)
+    return "two jokers side by side" if side_by_side else "the run cannot go past the ace"
+
+
+# ---------------------------------------------------------------------------- contracts
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown:
+    """A contract lay-down, checked."""
+
+    melds: tuple[Meld, ...]
+    legal: bool
+    reason: str = ""
+
+
+def check_contract(
+    round_number: int, melds: Sequence[Sequence[Card]], rules: Rules | None = None
+) -> LayDown:
+    """Check a lay-down against a round's contract: shapes, distinct ranks and suits, copies."""
+    rules = rules or Rules()
+    contract = rules.contract(round_number)
+    checked = tuple(check_meld(m, rules) for m in melds)
+
+    def refuse(reason: str) -> LayDown:
+        return LayDown(checked, False, reason)
+
+    for number, meld in enumerate(checked, start=1):
+        if not meld.legal:
+            return refuse(f"meld {number} ({show(meld.cards)}): {meld.reason}")
+    threes = [m for m in checked if m.kind is Kind.THREE]
+    fours = [m for m in checked if m.kind is Kind.FOUR]
+    if (len(threes), len(fours)) != (contract.threes, contract.fours):
+        return refuse(
+            f"round {round_number} needs {contract.words()} ({contract.code}),"
+            f" not {len(threes)} three{'s' * (len(threes) != 1)}"
+            f" + {len(fours)} four{'s' * (len(fours) != 1)}"
+        )
+    ranks = [next(c.rank for c in m.cards if not c.is_joker) for m in threes]
+    if len(set(ranks)) != len(ranks):
+        return refuse("two threes of the same rank: each three needs its own rank")
+    suits = [next(c.suit for c in m.cards if not c.is_joker) for m in fours]
+    if len(set(suits)) != len(suits):
+        return refuse("two fours in the same suit: each four needs its own suit")
+    copies = Counter(c for m in checked for c in m.cards)
+    for card, n in sorted(copies.items()):
+        limit = rules.jokers if card.is_joker else rules.decks
+        if n > limit:
+            return refuse(f"{n} x {card}: the pack holds only {limit}")
+    return LayDown(checked, True)
+
+
+def parse_lay_down(words: Sequence[str]) -> list[tuple[Card, ...]]:
+    """Melds separated by `/`: `5H 5D JK / 7S 8S 9S 10S`."""
+    text = " ".join(words)
+    parts = [part.strip() for part in text.split("/")]
+    if not any(parts):
+        raise UsageError("no melds: write cards separated by /, like 5H 5D JK / 7S 8S 9S 10S")
+    melds = []
+    for number, part in enumerate(parts, start=1):
+        if not part:
+            raise UsageError(f"meld {number} is empty: write cards between the / signs")
+        melds.append(parse_cards(part))
+    return melds
+
+
+# ---------------------------------------------------------------------------- the solver
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The best lay-down for a hand, or none."""
+
+    possible: bool
+    melds: tuple[Meld, ...] = ()
+    left: tuple[Card, ...] = ()
+
+    @property
+    def left_points(self) -> int:
+        """Penalty of the cards left in hand."""
+        return sum(penalty(c) for c in self.left)
+
+
+def solve(round_number: int, hand: Sequence[Card], rules: Rules | None = None) -> Solution:
+    """The lay-down of the round's contract that leaves the fewest penalty points in hand.
+
+    An exact search: every combination of suits for the fours, every run of each (jokers in any
+    non-adjacent places), then the threes take the best remaining ranks greedily, which is exact
+    because threes of different ranks share no cards.
+    """
+    rules = rules or Rules()
+    contract = rules.contract(round_number)
+    return _Solver(tuple(hand), contract, rules).run()
+
+
+@dataclass(slots=True)
+class _Best:
+    removed: int = -1
+    fours: tuple[tuple[Card, ...], ...] = ()
+    threes: tuple[tuple[Card, ...], ...] = ()
+
+
+class _Solver:
+    def __init__(self, hand: tuple[Card, ...], contract: Contract, rules: Rules) -> None:
+        self.hand = hand
+        self.contract = contract
+        self.rules = rules
+        self.jokers = sum(1 for c in hand if c.is_joker)
+        self.best = _Best()
+        self.runs: dict[Suit, list[tuple[int, int, tuple[Card, ...]]]] = {}
+        self.swappable: set[Card] = set()
+
+    def run(self) -> Solution:
+        naturals = Counter(c for c in self.hand if not c.is_joker)
+        # A four needs 2 naturals of its suit (its jokers may not touch): a cheap first filter.
+        usable = [s for s in Suit if sum(n for c, n in naturals.items() if c.suit is s) >= 2]
+        if len(usable) < self.contract.fours:
+            return Solution(False, left=self.hand)
+        if self.contract.fours:
+            ranks = Counter(c.rank for c in naturals.elements())
+            # With threes to make, a joker in place of a natural only helps if that natural can
+            # join a three; otherwise the joker is worth as much in a three and the natural stays
+            # stuck in hand. With fours only, a joker anywhere beats one left in hand.
+            self.swappable = {c for c in naturals if ranks[c.rank] >= 2 or not self.contract.threes}
+            for suit in usable:
+                self.runs[suit] = self._runs_of(suit, naturals)
+            usable = [s for s in usable if self.runs[s]]
+        for suits in combinations(usable, self.contract.fours):
+            self._fours(list(suits), naturals, self.jokers, 0, ())
+        if self.best.removed < 0:
+            return Solution(False, left=self.hand)
+        melds = tuple(check_meld(m, self.rules) for m in self.best.fours + self.best.threes)
+        left = Counter(self.hand)
+        for meld in melds:
+            left -= Counter(meld.cards)
+        return Solution(True, melds, tuple(sorted(left.elements(), key=_hand_order)))
+
+    def _runs_of(
+        self, suit: Suit, naturals: Counter[Card]
+    ) -> list[tuple[int, int, tuple[Card, ...]]]:
+        """Every run of this suit the hand could make: (points removed, jokers used, cards)."""
+        longest = 14 if self.rules.ace_both_ends else 13
+        unique: dict[tuple[int, tuple[Card, ...]], int] = {}
+        for start in range(1, 12):
+            for end in range(start + 3, min(14, start + longest - 1) + 1):
+                left = {card_at(p, suit): naturals[card_at(p, suit)] for p in range(start, end + 1)}
+                self._fill(suit, start, end, left, [], 0, False, unique)
+        # Where the jokers stand changes nothing for the score: one run per card multiset.
+        found = [(value, j, (*cards, *([JOKER] * j))) for (j, cards), value in unique.items()]
+        return sorted(found, key=lambda option: -option[0])
+
+    def _fill(
+        self,
+        suit: Suit,
+        p: int,
+        end: int,
+        left: dict[Card, int],
+        cards: list[Card],
+        jokers: int,
+        last_joker: bool,
+        found: dict[tuple[int, tuple[Card, ...]], int],
+    ) -> None:
+        if p > end:
+            if jokers < len(cards):
+                key = (jokers, tuple(sorted(c for c in cards if not c.is_joker)))
+                found[key] = sum(penalty(c) for c in cards)
+            return
+        card = card_at(p, suit)
+        if left[card] > 0:
+            left[card] -= 1
+            cards.append(card)
+            self._fill(suit, p + 1, end, left, cards, jokers, False, found)
+            cards.pop()
+            left[card] += 1
+        if not last_joker and jokers < self.jokers and (left[card] == 0 or card in self.swappable):
+            cards.append(JOKER)
+            self._fill(suit, p + 1, end, left, cards, jokers + 1, True, found)
+            cards.pop()
+
+    def _fours(
+        self,
+        suits: list[Suit],
+        naturals: Counter[Card],
+        jokers: int,
+        removed: int,
+        chosen: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        if not suits:
+            self._threes(naturals, jokers, removed, chosen)
+            return
+        bound = removed + sum(penalty(c) * n for c, n in naturals.items()) + 50 * jokers
+        if bound <= self.best.removed:
+            return
+        suit, rest = suits[0], suits[1:]
+        for value, used_jokers, cards in self.runs[suit]:
+            if used_jokers > jokers:
+                continue
+            need = Counter(c for c in cards if not c.is_joker)
+            if any(naturals[c] < n for c, n in need.items()):
+                continue
+            self._fours(
+                rest, naturals - need, jokers - used_jokers, removed + value, (*chosen, cards)
+            )
+
+    def _threes(
+        self,
+        naturals: Counter[Card],
+        jokers: int,
+        removed: int,
+        fours: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        """Pick the threes: a rank with 3+ naturals stands alone, a pair takes a joker.
+
+        Exact: for each number k of pairs, the best k pairs and best (threes - k) triples win,
+        since threes of different ranks share no cards; spare jokers join the first three.
+        """
+        n = self.contract.threes
+        if n == 0:
+            if removed > self.best.removed:
+                self.best = _Best(removed, fours, ())
+            return
+        triples: list[tuple[int, tuple[Card, ...]]] = []
+        pairs: list[tuple[int, tuple[Card, ...]]] = []
+        by_rank: dict[int, list[Card]] = {}
+        for card in sorted(naturals.elements(), key=penalty, reverse=True):
+            by_rank.setdefault(card.rank, []).append(card)
+        for cards in by_rank.values():
+            if self.rules.three_distinct_suits:
+                cards = list({c.suit: c for c in reversed(cards)}.values())
+            group = triples if len(cards) >= 3 else pairs if len(cards) == 2 else None
+            if group is not None:
+                group.append((sum(penalty(c) for c in cards), tuple(cards)))
+        triples.sort(key=lambda o: -o[0])
+        pairs.sort(key=lambda o: -o[0])
+        for k in range(min(n, jokers, len(pairs)) + 1):
+            if n - k > len(triples):
+                continue
+            chosen = pairs[:k] + triples[: n - k]
+            total = removed + sum(v for v, _ in chosen) + 50 * jokers
+            if total > self.best.removed:
+                melds = [(*cards, JOKER) if i < k else cards for i, (_, cards) in enumerate(chosen)]
+                spare = jokers - k
+                melds[0] = (*melds[0], *([JOKER] * spare))
+                self.best = _Best(total, fours, tuple(melds))
+
+
+def _hand_order(card: Card) -> tuple[int, int]:
+    return (_suit_order(card), card.rank)
+
+
+def rank_name(rank: int) -> str:
+    """A rank as printed on a card: A, 2..10, J, Q, K."""
+    return RANK_NAMES.get(rank, str(rank))
