@@ -1,0 +1,36 @@
+"""The bundled example night replays to its known result, and its card fits a phone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import Runner
+from referee import storage
+from referee.session import rulings
+
+NIGHT = Path(__file__).parents[1] / "examples" / "kariki-night.toml"
+
+
+def test_kariki_night_replays_to_its_winner() -> None:
+    loaded = storage.load(NIGHT)
+    state = loaded.state
+    assert len(loaded.session.players) >= 5
+    assert (state.winner, state.pot, state.bartender) == ("Bob", 20, "Bob")
+    kinds = {e["type"] for e in loaded.session.events}
+    assert {"pass", "kariki", "slash", "buyback", "pull", "roll", "claim"} <= kinds
+    # the night has a pass chain that came back to the roller, and a final pass
+    assert any("final pass" in r for r in rulings(loaded.session))
+
+
+def test_kariki_night_card_and_json(referee: Runner) -> None:
+    before = NIGHT.read_bytes()
+    card = referee("show", "-s", str(NIGHT))
+    assert card.code == 0 and max(len(line) for line in card.out.splitlines()) <= 40
+    assert "Bob wins the pot of 20" in card.out
+    doc = json.loads(referee("show", "--json", "-s", str(NIGHT)).out)
+    assert (doc["winner"], doc["phase"], doc["turn"]) == ("Bob", "over", None)
+    assert [p["name"] for p in doc["players"] if p["buyback_used"]] == ["Bob"]
+    log = referee("log", "-s", str(NIGHT))
+    assert log.code == 0 and max(len(line) for line in log.out.splitlines()) <= 40
+    assert NIGHT.read_bytes() == before  # looking never writes
