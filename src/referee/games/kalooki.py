@@ -18,7 +18,7 @@ from enum import Enum
 from itertools import combinations, pairwise
 
 from referee.errors import UsageError
-from referee.notation.cards import JOKER, RANK_NAMES, Card, Suit, parse_cards, show
+from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
 from referee.ruleset import TableReader
 
 # ---------------------------------------------------------------------------- rules
@@ -134,10 +134,6 @@ def penalty(card: Card) -> int:
         return 15 if card.suit.is_black else 1
     return min(card.rank, 10)
 
-
-def positions(card: Card, rules: Rules) -> tuple[int, ...]:
-    """Where a natural card may stand in a run: 1..13, and the ace also at 14 (high)."""
-    return (1, 14) if card.rank == 1 else (card.rank,)
 
 
 def card_at(position: int, suit: Suit) -> Card:
@@ -532,7 +528,3 @@ class _Solver:
 def _hand_order(card: Card) -> tuple[int, int]:
     return (_suit_order(card), card.rank)
 
-
-def rank_name(rank: int) -> str:
-    """A rank as printed on a card: A, 2..10, J, Q, K."""
-    return RANK_NAMES.get(rank, str(rank))
