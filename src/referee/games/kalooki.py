@@ -135,7 +135,6 @@ def penalty(card: Card) -> int:
     return min(card.rank, 10)
 
 
-
 def card_at(position: int, suit: Suit) -> Card:
     """The card a run position stands for."""
     return Card(1 if position == 14 else position, suit)
@@ -527,4 +526,3 @@ class _Solver:
 
 def _hand_order(card: Card) -> tuple[int, int]:
     return (_suit_order(card), card.rank)
-
