@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -24,7 +24,7 @@ GAME_APPS = {
     "kariki": "referee.cli.kariki",
     "kalooki": "referee.cli.kalooki",
 }
-GAME_ALIASES = {"k": "kariki", "kal": "kalooki"}
+GAME_ALIASES = games.ALIASES
 
 app = typer.Typer(
     name="referee",
@@ -242,20 +242,11 @@ def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")])
     table = storage.load_ruleset(path if storage.is_path(path) else f"./{path}")
     game = games.canonical(str(table["game"]))
     try:
-        games_rules(game, table, path)
+        games.rules_from_table(game, table, path)
     except RulesetError as error:
         output.error_line(str(error))
         raise typer.Exit(1) from None
     output.print_text(f"ok: {path} is a valid {game} ruleset")
-
-
-def games_rules(game: str, table: dict[str, Any], source: str) -> object:
-    """Typed rules of any game, sessions or not."""
-    if game in games.MODULES:
-        return games.load(game).rules_from_table(table, source)
-    from referee.cli.kalooki import rules_from_table
-
-    return rules_from_table(table, source)
 
 
 # ---------------------------------------------------------------------------- entry point
@@ -277,19 +268,18 @@ def build(argv: Sequence[str]) -> typer.Typer:
     """Attach the game sub-apps this command line needs (all of them for help)."""
     import importlib
 
-    word = _first_word(argv)
-    wanted = GAME_ALIASES.get(word or "", word)
+    word = _first_word(argv) or ""
+    wanted = GAME_ALIASES.get(word, word)
     root_commands = {c.name or c.callback.__name__ for c in app.registered_commands if c.callback}
-    attach = (
-        [wanted]
-        if wanted in GAME_APPS
-        else []
-        if word in root_commands | {"rules"}
-        else list(GAME_APPS)
-    )
+    if wanted in GAME_APPS:
+        attach = [wanted]
+    elif word in root_commands or word == "rules":
+        attach = []  # a shared command: no game's module is imported
+    else:
+        attach = list(GAME_APPS)  # help, or an unknown word: show every game
     attached = {info.name for info in app.registered_groups}
     for game in attach:
-        if game is None or game in attached:
+        if game in attached:
             continue
         module = importlib.import_module(GAME_APPS[game])
         app.add_typer(module.app, name=game)

@@ -6,7 +6,6 @@ Exit 0 means legal / yes, 1 illegal / no, 2 bad input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated
 
 import typer
@@ -26,11 +25,6 @@ app = typer.Typer(
 RulesetOpt = Annotated[str, typer.Option(help="Bundled ruleset NAME or a PATH to your own.")]
 Cards = Annotated[list[str], typer.Argument(help="Cards like 10H QS AC JK, spaces or commas.")]
 RoundArg = Annotated[int, typer.Argument(help="The round, 1 to 9.")]
-
-
-def rules_from_table(table: Mapping[str, object], source: str) -> k.Rules:
-    """Typed Kalooki rules from a ruleset table."""
-    return k.Rules.from_table(table, source)
 
 
 def _rules(ref: str) -> k.Rules:
