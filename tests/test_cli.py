@@ -1,0 +1,277 @@
+"""The shared commands of CLI.md: sessions, undo/redo, rulesets, names, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import Runner
+from referee import storage
+
+START = ("new", "kariki", "Ann=Ace", "Bob", "Cy", "--name", "friday")
+
+
+def session_file(home: Path) -> Path:
+    return home / "sessions" / "friday.toml"
+
+
+def snapshot(path: Path) -> tuple[bytes, int]:
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+def show(referee: Runner, *args: str) -> dict[str, Any]:
+    result = referee("show", "--json", *args)
+    assert result.code == 0, result
+    doc: dict[str, Any] = json.loads(result.out)
+    return doc
+
+
+def test_bare_referee_says_where_to_start_then_shows_the_card(referee: Runner) -> None:
+    first = referee()
+    assert first.code == 0 and "referee new kariki" in first.out
+    referee(*START)
+    card = referee()
+    assert card.code == 0 and card.out.startswith("KARIKI friday")
+
+
+def test_new_takes_options_and_nicknames(referee: Runner) -> None:
+    options = ["--first", "cy", "--direction", "right", "--buy-in", "5", "--nick", "Ann=Ace"]
+    result = referee("new", "kariki", "Ann", "Bob=Bobby", "Cy", *options, "--name", "x")
+    assert result.code == 0, result
+    doc = show(referee)
+    players = doc["players"]
+    assert isinstance(players, list)
+    assert [(p["name"], p["nickname"]) for p in players] == [
+        ("Ann", "Ace"), ("Bob", "Bobby"), ("Cy", None)
+    ]  # fmt: skip
+    assert (doc["turn"], doc["direction"], doc["pot"]) == ("Cy", "right", 15)
+    assert referee("kariki", "claim", "9").code == 0
+    assert show(referee)["turn"] == "Bob"  # right of Cy
+
+
+def test_a_default_name_never_overwrites_an_earlier_session(referee: Runner) -> None:
+    assert referee("new", "kariki", "Ann", "Bob").code == 0
+    assert referee("new", "kariki", "Ann", "Bob").code == 0
+    names = referee("sessions").out
+    assert names.count("kariki-") == 2 and "-2" in names
+
+
+NEW_REFUSED = [
+    pytest.param(("new", "kariki", "Ann"), "at least 2 players", id="one-player"),
+    pytest.param(("new", "chess", "Ann", "Bob"), "unknown game", id="unknown-game"),
+    pytest.param(("new", "kalooki", "Ann", "Bob", "Cy"), "no sessions yet", id="no-sessions"),
+    pytest.param(("new", "kariki", "Ann", "ann"), "two players are called", id="same-name"),
+    pytest.param(("new", "kariki", "Ann", "Bo\x1b[31mb"), "control characters", id="escape"),
+    pytest.param(("new", "kariki", "Ann", "B" * 17), "too long", id="long-name"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--name", "../x"), "bad session name",
+                 id="path-name"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--first", "Zed"), "unknown player",
+                 id="unknown-first"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--direction", "up"), "unknown direction",
+                 id="direction"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--buy-in", "-1"), "buy-in", id="buy-in"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--nick", "Bob"), "Name=Nickname", id="nick"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--ruleset", "kalooki"), "is for kalooki",
+                 id="other-game-ruleset"),
+    pytest.param(("new", "kariki", "Ann", "Bob", "--ruleset", "nope"), "unknown ruleset",
+                 id="unknown-ruleset"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "message"), NEW_REFUSED)
+def test_new_refuses_bad_input_and_writes_nothing(
+    referee: Runner, home: Path, args: tuple[str, ...], message: str
+) -> None:
+    result = referee(*args)
+    assert result.code == 2, result
+    assert message in result.err and result.err.count("\n") == 1 and result.out == ""
+    assert not list(home.glob("sessions/*.toml")) and storage.Home(home).current() is None
+
+
+def test_new_refuses_an_existing_name(referee: Runner, home: Path) -> None:
+    referee(*START)
+    before = snapshot(session_file(home))
+    result = referee(*START)
+    assert result.code == 2 and "already exists" in result.err
+    assert snapshot(session_file(home)) == before
+
+
+ACTIONS_REFUSED = [
+    pytest.param(("kariki", "claim", "zz"), 2, id="unknown-rank"),
+    pytest.param(("kariki", "pull", "7-1"), 2, id="bad-dice"),
+    pytest.param(("kariki", "claim", "9", "--by", "Zed"), 2, id="unknown-player"),
+    pytest.param(("kariki", "claim", "9", "--by", "Bob"), 1, id="out-of-turn"),
+    pytest.param(("kariki", "pass"), 1, id="pass-without-claim"),
+    pytest.param(("kariki", "claim", "kariki"), 1, id="spoken-kariki"),
+    pytest.param(("kariki", "slash", "Bob", "nope"), 2, id="unknown-slash-rule"),
+    pytest.param(("kariki", "slash", "Bob", "--count", "x"), 2, id="bad-count"),
+    pytest.param(("kariki", "buyback", "Bob"), 1, id="buyback-not-out"),
+    pytest.param(("kariki", "claim"), 2, id="missing-argument"),
+    pytest.param(("kariki", "claim", "9", "10"), 2, id="extra-argument"),
+    pytest.param(("kariki", "fold"), 2, id="unknown-action"),
+    pytest.param(("redo",), 2, id="nothing-to-redo"),
+]
+
+
+@pytest.mark.parametrize(("args", "code"), ACTIONS_REFUSED)
+def test_refused_actions_change_nothing_on_disk(
+    referee: Runner, home: Path, args: tuple[str, ...], code: int
+) -> None:
+    referee(*START)
+    before = snapshot(session_file(home))
+    result = referee(*args)
+    assert result.code == code, result
+    assert result.err.startswith("error: ") and result.err.count("\n") == 1
+    assert "Traceback" not in result.err
+    assert snapshot(session_file(home)) == before
+
+
+def test_undo_names_the_event_and_redo_puts_it_back(referee: Runner, home: Path) -> None:
+    referee(*START)
+    referee("kariki", "claim", "9")
+    after_claim = show(referee)
+    referee("kariki", "pull", "3-4")
+    undone = referee("undo")
+    assert undone.code == 0 and undone.out.startswith("undid event 2: Bob pull 3-4")
+    assert show(referee) == after_claim  # the replay of what is left, exactly
+    redone = referee("redo")
+    assert redone.code == 0 and redone.out.startswith("redid event 2: Bob pull 3-4")
+    assert show(referee)["players"] == [
+        {**p, "berries": 1, "berry_causes": ["lie"]} if p["name"] == "Ann" else p
+        for p in after_claim["players"]
+    ]
+
+
+def test_a_new_action_clears_redo(referee: Runner) -> None:
+    referee(*START)
+    referee("kariki", "claim", "9")
+    referee("undo")
+    referee("kariki", "claim", "10")
+    assert referee("redo").code == 2
+
+
+def test_undo_with_no_events(referee: Runner, home: Path) -> None:
+    referee(*START)
+    before = snapshot(session_file(home))
+    result = referee("undo")
+    assert result.code == 2 and "nothing to undo" in result.err
+    assert snapshot(session_file(home)) == before
+
+
+def test_sessions_and_use(referee: Runner, home: Path) -> None:
+    referee(*START)
+    referee("new", "kariki", "Dee", "Eve", "--name", "saturday")
+    listing = referee("sessions").out.splitlines()
+    assert listing[0].startswith("  friday  kariki playing")
+    assert listing[2].startswith("* saturday  kariki playing")
+    assert listing[3].strip() == "Dee, Eve"
+    assert referee("use", "friday").code == 0
+    assert show(referee)["session"] == "friday"
+    assert referee("use", "nope").code == 3
+    assert referee("use", "../x").code == 3  # a slash makes it a PATH (CLI.md): none there
+    assert referee("use", "bad name").code == 2
+    assert show(referee)["session"] == "friday"
+
+
+def test_session_option_and_environment(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    referee("new", "kariki", "Dee", "Eve", "--name", "saturday")
+    assert show(referee, "-s", "friday")["session"] == "friday"
+    assert show(referee, "-s", str(session_file(home)))["session"] == "friday"
+    monkeypatch.setenv("REFEREE_SESSION", "friday")
+    assert show(referee)["session"] == "friday"
+    assert referee("kariki", "claim", "9", "-s", "saturday").code == 0
+    assert show(referee, "-s", "saturday")["claim"] == "Nine"
+
+
+def test_names_are_shown_literally(referee: Runner) -> None:
+    referee("new", "kariki", "[red]x[/]", "[link]z", "--name", "m")
+    card = referee("show").out
+    assert "[red]x[/]" in card and "[link]z" in card
+
+
+def test_log_lists_rulings_and_json_events(referee: Runner) -> None:
+    referee(*START)
+    referee("kariki", "claim", "9")
+    referee("kariki", "pass")
+    lines = [line.rstrip() for line in referee("log").out.splitlines()]
+    assert lines == ["1 Ann claims Nine", "2 Bob passes and answers for Nine"]
+    doc = json.loads(referee("log", "--json").out)
+    assert doc[1] == {
+        "number": 2,
+        "event": {"type": "pass", "by": "Bob"},
+        "ruling": "Bob passes and answers for Nine",
+    }
+
+
+def test_show_json_has_the_documented_fields(referee: Runner) -> None:
+    referee(*START)
+    doc = show(referee)
+    assert set(doc) == {
+        "game", "session", "players", "turn", "phase", "claim", "responsible", "passers",
+        "direction", "pot", "winner", "bartender", "events",
+    }  # fmt: skip
+    players = doc["players"]
+    assert isinstance(players, list)
+    assert set(players[0]) == {
+        "name", "nickname", "berries", "berry_causes", "slashes", "crowns", "out", "in_poo",
+        "buyback_used",
+    }  # fmt: skip
+
+
+def test_rules_commands(referee: Runner, tmp_path: Path) -> None:
+    listing = referee("rules", "list").out
+    assert "kariki" in listing and "kalooki" in listing
+    assert "berry_limit = 5" in referee("rules", "show", "kariki").out
+    assert referee("rules", "check", "rulesets/kalooki.toml").code == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "kariki"\nraise = "sometimes"\nberry_limit = 0\ncolour = "red"\n')
+    result = referee("rules", "check", str(bad))
+    assert result.code == 1 and result.err.count("\n") == 1
+    for part in ("raise must be one of", "berry_limit must be at least 1", "'colour'"):
+        assert part in result.err
+    broken = tmp_path / "broken.toml"
+    broken.write_text("game = \n")
+    assert referee("rules", "check", str(broken)).code == 3
+    assert referee("rules", "check", str(tmp_path / "missing.toml")).code == 3
+
+
+def test_a_house_ruleset_is_snapshotted_into_the_session(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text(
+        (storage.bundled_rulesets() / "kariki.toml")
+        .read_text()
+        .replace("berry_limit = 5", "berry_limit = 2")
+    )
+    assert referee(*START, "--ruleset", str(house)).code == 0
+    house.unlink()  # the session keeps its own copy of the rules it was started with
+    referee("kariki", "claim", "9")
+    referee("kariki", "pull", "4-5")
+    referee("kariki", "claim", "9")
+    referee("kariki", "pull", "4-5")
+    doc = show(referee)
+    assert [p["out"] for p in doc["players"]] == [False, True, False]
+
+
+def test_version_and_help(referee: Runner) -> None:
+    assert referee("--version").out.startswith("referee ")
+    helped = referee("--help")
+    assert helped.code == 0 and "kariki" in helped.out and "kalooki" in helped.out
+    assert referee("kariki").code == 0  # a bare group shows its help
+
+
+def test_a_data_folder_that_cannot_exist_is_a_file_error(
+    referee: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("REFEREE_HOME", str(blocker / "home"))  # under a file: even root fails
+    result = referee(*START)
+    assert result.code == 3 and result.err.count("\n") == 1, result
