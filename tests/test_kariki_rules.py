@@ -198,6 +198,17 @@ def test_direction_right() -> None:
     assert turn(play("Dee pass", state)) == "Cy"
 
 
+def test_out_players_are_skipped_playing_right() -> None:
+    state = play("Cy slash 15; Dee claim 9", table("Dee Ann Bob Cy", direction="right"))
+    assert state.seats[3].out
+    assert turn(state) == "Bob"  # right of Dee is Cy, who is out
+
+
+def test_a_kariki_berry_skips_a_player_who_is_out() -> None:
+    state = play("Bob slash 15; Ann kariki")
+    assert berries(state)["Cy"] == ["kariki"]
+
+
 # ------------------------------------------------------------------ Kariki and crowns
 
 

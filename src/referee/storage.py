@@ -345,17 +345,6 @@ def transaction(path: Path, change: Callable[[Session, Any], tuple[Session, T]])
     return Saved(saved, value)
 
 
-def describe_session(path: Path) -> str:
-    """A session in one line for `referee sessions`: game, status, players, last change."""
-    loaded = load(path)
-    doc = loaded.session.engine.summary(loaded.state)
-    winner = doc.get("winner")
-    status = f"{winner} won" if winner else "playing"
-    names = ", ".join(p.name for p in loaded.session.players)
-    when = loaded.session.updated[5:16].replace("T", " ")
-    return f"{loaded.session.game} {status} {when}\n    {names}"
-
-
 def read_text(path: Path) -> str:
     """A small text file, or a clear `StorageError`."""
     try:

@@ -195,11 +195,15 @@ def list_sessions() -> None:
     for path in paths:
         mark = "*" if path.stem == current else " "
         try:
-            summary = storage.describe_session(path)
+            loaded = storage.load(path)
         except RefereeError as error:
             lines.append(f"{mark} {path.stem}  unreadable: {error}")
             continue
-        lines.append(f"{mark} {path.stem}  {summary}")
+        winner = loaded.session.engine.summary(loaded.state).get("winner")
+        status = f"{winner} won" if winner else "playing"
+        when = loaded.session.updated[5:16].replace("T", " ")
+        names = ", ".join(p.name for p in loaded.session.players)
+        lines.append(f"{mark} {path.stem}  {loaded.session.game} {status} {when}\n    {names}")
     output.print_text("\n".join(lines))
 
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import assert_never
 
@@ -236,7 +236,7 @@ class State:
     out_order: tuple[int, ...] = ()
     just_out: tuple[int, ...] = ()
     ruling: str = ""
-    events: int = field(default=0)
+    events: int = 0
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -468,8 +468,6 @@ def _pass(state: State, i: int) -> State:
     name = _name(state, i)
     if state.chain_is_back:
         first = _first_passer(state)
-        if first is None:
-            return _fresh_roll(replace(state, ruling=f"{name} rolls fresh"), i)
         return replace(
             state,
             final_pass=True,
@@ -488,8 +486,10 @@ def _pass(state: State, i: int) -> State:
     )
 
 
-def _first_passer(state: State) -> int | None:
-    return next((p for p in state.passers if not state.seats[p].out), None)
+def _first_passer(state: State) -> int:
+    """The first passer still in. One always is: the last passer answers for the claim, and
+    his going out voids it (see `_berry`)."""
+    return next(p for p in state.passers if not state.seats[p].out)
 
 
 def slash_count(event: Slash, rules: Rules) -> int:
