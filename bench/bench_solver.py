@@ -53,6 +53,27 @@ def main() -> None:
         f"random hands: {count}, median {statistics.median(spent_all) * 1000:.2f} ms,"
         f" worst {max(spent_all) * 1000:.1f} ms"
     )
+    # Dense hands are the hard ones: 17 cards crowded into 2-4 suits, with 0-4 jokers.
+    dense = []
+    for _ in range(count):
+        suits = rng.sample(list(Suit), rng.randint(2, 4))
+        jokers = rng.randint(0, 4)
+        cards: list[Card] = []
+        while len(cards) < 17 - jokers:
+            card = Card(rng.randint(1, 13), rng.choice(suits))
+            if cards.count(card) < 2:
+                cards.append(card)
+        number = rng.randint(1, 9)
+        hand = (*cards, *[JOKER] * jokers)
+        dense.append((time_solve(number, hand), number, show(hand)))
+    spent, number, text = max(dense)
+    print(
+        f"dense 17-card hands: {count}, median {statistics.median(d[0] for d in dense) * 1000:.2f}"
+        f" ms, worst {spent * 1000:.1f} ms (round {number}: {text})"
+    )
+    ADVERSARIAL["worst dense hand"] = (number, text)
+    if spent > worst:
+        worst_name, worst = "worst dense hand", spent
     number, text = ADVERSARIAL[worst_name]
     cards = show(parse_cards(text)).split()
     referee = [sys.executable, "-m", "referee", "kalooki"]

@@ -373,11 +373,30 @@ def solve(round_number: int, hand: Sequence[Card], rules: Rules | None = None) -
     return _Solver(tuple(hand), contract, rules).run()
 
 
+# The search works on card ids, not `Card` values: id = (rank - 1) * 4 + suit, and counts are
+# plain lists, because hashing frozen dataclasses dominated the run time.
+_SUITS = list(Suit)
+_NATURALS = 52
+_CARDS = [Card(i // 4 + 1, _SUITS[i % 4]) for i in range(_NATURALS)]
+_PENALTY = [penalty(c) for c in _CARDS]
+_JOKER_POINTS = penalty(JOKER)
+Option = tuple[int, int, tuple[int, ...]]  # (points removed, jokers used, natural ids)
+
+
+def _card_id(card: Card) -> int:
+    assert card.suit is not None  # only naturals have ids
+    return (card.rank - 1) * 4 + _SUITS.index(card.suit)
+
+
+def _id_at(position: int, suit_index: int) -> int:
+    return ((1 if position == 14 else position) - 1) * 4 + suit_index
+
+
 @dataclass(slots=True)
 class _Best:
     removed: int = -1
-    fours: tuple[tuple[Card, ...], ...] = ()
-    threes: tuple[tuple[Card, ...], ...] = ()
+    fours: tuple[Option, ...] = ()
+    threes: tuple[tuple[tuple[int, ...], int], ...] = ()  # (natural ids, jokers)
 
 
 class _Solver:
@@ -386,108 +405,151 @@ class _Solver:
         self.contract = contract
         self.rules = rules
         self.jokers = sum(1 for c in hand if c.is_joker)
+        self.counts = [0] * _NATURALS
+        for card in hand:
+            if not card.is_joker:
+                self.counts[_card_id(card)] += 1
         self.best = _Best()
-        self.runs: dict[Suit, list[tuple[int, int, tuple[Card, ...]]]] = {}
-        self.swappable: set[Card] = set()
+        self.total = sum(penalty(c) for c in hand)
+        self.swappable = [False] * _NATURALS
 
     def run(self) -> Solution:
-        naturals = Counter(c for c in self.hand if not c.is_joker)
+        counts = self.counts
+        per_suit = [sum(counts[i] for i in range(s, _NATURALS, 4)) for s in range(4)]
         # A four needs 2 naturals of its suit (its jokers may not touch): a cheap first filter.
-        usable = [s for s in Suit if sum(n for c, n in naturals.items() if c.suit is s) >= 2]
+        usable = [s for s in range(4) if per_suit[s] >= 2]
         if len(usable) < self.contract.fours:
             return Solution(False, left=self.hand)
+        runs: dict[int, list[Option]] = {}
         if self.contract.fours:
-            ranks = Counter(c.rank for c in naturals.elements())
-            # With threes to make, a joker in place of a natural only helps if that natural can
-            # join a three; otherwise the joker is worth as much in a three and the natural stays
-            # stuck in hand. With fours only, a joker anywhere beats one left in hand.
-            self.swappable = {c for c in naturals if ranks[c.rank] >= 2 or not self.contract.threes}
-            for suit in usable:
-                self.runs[suit] = self._runs_of(suit, naturals)
-            usable = [s for s in usable if self.runs[s]]
+            for i in range(_NATURALS):
+                same_rank = sum(counts[(i // 4) * 4 + s] for s in range(4))
+                # With threes to make, a joker in place of a natural only helps if that natural
+                # can join a three; otherwise the joker is worth as much in a three and the
+                # natural stays stuck in hand. With fours only, a joker anywhere beats one in hand.
+                self.swappable[i] = same_rank >= 2 or not self.contract.threes
+            runs = {s: self._runs_of(s) for s in usable}
+            usable = [s for s in usable if runs[s]]
         for suits in combinations(usable, self.contract.fours):
-            self._fours(list(suits), naturals, self.jokers, 0, ())
+            self._fours([runs[s] for s in suits], list(counts), self.jokers, 0, ())
         if self.best.removed < 0:
             return Solution(False, left=self.hand)
-        melds = tuple(check_meld(m, self.rules) for m in self.best.fours + self.best.threes)
+        laid = [tuple(_CARDS[i] for i in ids) + (JOKER,) * j for _, j, ids in self.best.fours]
+        laid += [tuple(_CARDS[i] for i in ids) + (JOKER,) * j for ids, j in self.best.threes]
+        melds = tuple(check_meld(m, self.rules) for m in laid)
         left = Counter(self.hand)
         for meld in melds:
             left -= Counter(meld.cards)
         return Solution(True, melds, tuple(sorted(left.elements(), key=_hand_order)))
 
-    def _runs_of(
-        self, suit: Suit, naturals: Counter[Card]
-    ) -> list[tuple[int, int, tuple[Card, ...]]]:
-        """Every run of this suit the hand could make: (points removed, jokers used, cards)."""
+    def _runs_of(self, suit: int) -> list[Option]:
+        """Every run of this suit the hand could make, one per (jokers, naturals) multiset."""
         longest = 14 if self.rules.ace_both_ends else 13
-        unique: dict[tuple[int, tuple[Card, ...]], int] = {}
+        found: dict[tuple[int, tuple[int, ...]], int] = {}
+        left = list(self.counts)
         for start in range(1, 12):
             for end in range(start + 3, min(14, start + longest - 1) + 1):
-                left = {card_at(p, suit): naturals[card_at(p, suit)] for p in range(start, end + 1)}
-                self._fill(suit, start, end, left, [], 0, False, unique)
-        # Where the jokers stand changes nothing for the score: one run per card multiset.
-        found = [(value, j, (*cards, *([JOKER] * j))) for (j, cards), value in unique.items()]
-        return sorted(found, key=lambda option: -option[0])
+                self._fill(suit, start, end, left, [], 0, False, found)
+        options = [(value + _JOKER_POINTS * j, j, ids) for (j, ids), value in found.items()]
+        return sorted(options, key=lambda option: -option[0])
 
     def _fill(
         self,
-        suit: Suit,
+        suit: int,
         p: int,
         end: int,
-        left: dict[Card, int],
-        cards: list[Card],
+        left: list[int],
+        ids: list[int],
         jokers: int,
         last_joker: bool,
-        found: dict[tuple[int, tuple[Card, ...]], int],
+        found: dict[tuple[int, tuple[int, ...]], int],
     ) -> None:
         if p > end:
-            if jokers < len(cards):
-                key = (jokers, tuple(sorted(c for c in cards if not c.is_joker)))
-                found[key] = sum(penalty(c) for c in cards)
+            if ids:  # at least one natural; no two jokers touch by construction
+                found[(jokers, tuple(sorted(ids)))] = sum(_PENALTY[i] for i in ids)
             return
-        card = card_at(p, suit)
+        card = _id_at(p, suit)
         if left[card] > 0:
             left[card] -= 1
-            cards.append(card)
-            self._fill(suit, p + 1, end, left, cards, jokers, False, found)
-            cards.pop()
+            ids.append(card)
+            self._fill(suit, p + 1, end, left, ids, jokers, False, found)
+            ids.pop()
             left[card] += 1
-        if not last_joker and jokers < self.jokers and (left[card] == 0 or card in self.swappable):
-            cards.append(JOKER)
-            self._fill(suit, p + 1, end, left, cards, jokers + 1, True, found)
-            cards.pop()
+        if not last_joker and jokers < self.jokers and (left[card] == 0 or self.swappable[card]):
+            self._fill(suit, p + 1, end, left, ids, jokers + 1, True, found)
 
     def _fours(
         self,
-        suits: list[Suit],
-        naturals: Counter[Card],
+        todo: list[list[Option]],
+        counts: list[int],
         jokers: int,
         removed: int,
-        chosen: tuple[tuple[Card, ...], ...],
+        chosen: tuple[Option, ...],
     ) -> None:
-        if not suits:
-            self._threes(naturals, jokers, removed, chosen)
+        if self.best.removed == self.total:
+            return  # nothing left in hand: no lay-down can do better
+        if not todo:
+            self._threes(counts, jokers, removed, chosen)
             return
-        bound = removed + sum(penalty(c) * n for c, n in naturals.items()) + 50 * jokers
-        if bound <= self.best.removed:
-            return
-        suit, rest = suits[0], suits[1:]
-        for value, used_jokers, cards in self.runs[suit]:
-            if used_jokers > jokers:
+        # An upper bound on what the rest can still remove: the best run of each later suit and
+        # the threes as if every natural left could join them. Options come sorted by value, so
+        # the first option that cannot beat the best found ends the loop.
+        later = sum(options[0][0] for options in todo[1:])
+        cap = self._threes_bound(counts, jokers)
+        if cap < 0:
+            return  # too few pairs and triples left for the threes, and runs only take cards
+        for option in todo[0]:
+            value, used, ids = option
+            if removed + value + later + cap <= self.best.removed:
+                break
+            if used > jokers:
                 continue
-            need = Counter(c for c in cards if not c.is_joker)
-            if any(naturals[c] < n for c, n in need.items()):
+            rest = list(counts)
+            for i in ids:
+                rest[i] -= 1
+            if min(rest[i] for i in ids) < 0:
                 continue
-            self._fours(
-                rest, naturals - need, jokers - used_jokers, removed + value, (*chosen, cards)
-            )
+            self._fours(todo[1:], rest, jokers - used, removed + value, (*chosen, option))
+
+    def _rank_groups(self, counts: list[int]) -> list[tuple[int, int, int]]:
+        """Per rank with 2+ usable naturals: (points, cards, rank); one a suit if suits differ."""
+        distinct = self.rules.three_distinct_suits
+        groups = []
+        for rank in range(13):
+            base = rank * 4
+            cards = points = 0
+            for i in range(base, base + 4):
+                n = counts[i]
+                if n:
+                    n = 1 if distinct else n
+                    cards += n
+                    points += _PENALTY[i] * n
+            if cards >= 2:
+                groups.append((points, cards, rank))
+        return groups
+
+    def _rank_ids(self, counts: list[int], rank: int) -> tuple[int, ...]:
+        distinct = self.rules.three_distinct_suits
+        ids: list[int] = []
+        for i in range(rank * 4, rank * 4 + 4):
+            ids += [i] * (min(counts[i], 1) if distinct else counts[i])
+        return tuple(ids)
+
+    def _threes_bound(self, counts: list[int], jokers: int) -> int:
+        """No less than the threes can remove from these cards (fewer cards never remove more),
+        or -1 when they cannot be made at all."""
+        n = self.contract.threes
+        if n == 0:
+            return 0
+        groups = self._rank_groups(counts)
+        triples = sum(1 for _, cards, _ in groups if cards >= 3)
+        if triples + min(len(groups) - triples, jokers) < n:
+            return -1  # the threes cannot be made from these cards
+        values = sorted((points for points, _, _ in groups), reverse=True)
+        return sum(values[:n]) + _JOKER_POINTS * jokers
 
     def _threes(
-        self,
-        naturals: Counter[Card],
-        jokers: int,
-        removed: int,
-        fours: tuple[tuple[Card, ...], ...],
+        self, counts: list[int], jokers: int, removed: int, fours: tuple[Option, ...]
     ) -> None:
         """Pick the threes: a rank with 3+ naturals stands alone, a pair takes a joker.
 
@@ -499,29 +561,26 @@ class _Solver:
             if removed > self.best.removed:
                 self.best = _Best(removed, fours, ())
             return
-        triples: list[tuple[int, tuple[Card, ...]]] = []
-        pairs: list[tuple[int, tuple[Card, ...]]] = []
-        by_rank: dict[int, list[Card]] = {}
-        for card in sorted(naturals.elements(), key=penalty, reverse=True):
-            by_rank.setdefault(card.rank, []).append(card)
-        for cards in by_rank.values():
-            if self.rules.three_distinct_suits:
-                cards = list({c.suit: c for c in reversed(cards)}.values())
-            group = triples if len(cards) >= 3 else pairs if len(cards) == 2 else None
-            if group is not None:
-                group.append((sum(penalty(c) for c in cards), tuple(cards)))
+        triples: list[tuple[int, int]] = []
+        pairs: list[tuple[int, int]] = []
+        for points, cards, rank in self._rank_groups(counts):
+            (triples if cards >= 3 else pairs).append((points, rank))
+        if len(triples) + min(len(pairs), jokers) < n:
+            return
         triples.sort(key=lambda o: -o[0])
         pairs.sort(key=lambda o: -o[0])
         for k in range(min(n, jokers, len(pairs)) + 1):
             if n - k > len(triples):
                 continue
             chosen = pairs[:k] + triples[: n - k]
-            total = removed + sum(v for v, _ in chosen) + 50 * jokers
+            total = removed + sum(v for v, _ in chosen) + _JOKER_POINTS * jokers
             if total > self.best.removed:
-                melds = [(*cards, JOKER) if i < k else cards for i, (_, cards) in enumerate(chosen)]
-                spare = jokers - k
-                melds[0] = (*melds[0], *([JOKER] * spare))
-                self.best = _Best(total, fours, tuple(melds))
+                threes = [
+                    (self._rank_ids(counts, rank), 1 if i < k else 0)
+                    for i, (_, rank) in enumerate(chosen)
+                ]
+                threes[0] = (threes[0][0], threes[0][1] + jokers - k)  # spare jokers
+                self.best = _Best(total, fours, tuple(threes))
 
 
 def _hand_order(card: Card) -> tuple[int, int]:
