@@ -12,9 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import Runner
 from referee import storage
+from referee.games.base import PlayerInfo
+from referee.session import Session
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
 
@@ -254,3 +258,80 @@ def write_ruleset(folder: Path, **changes: object) -> Path:
     path = folder / "house.toml"
     path.write_text(text)
     return path
+
+
+# ------------------------------------------------------------------ the text of a save
+
+NAMES = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=16)
+VALUES = st.one_of(NAMES, st.integers(-(2**63), 2**63 - 1))
+
+
+@given(
+    players=st.lists(st.tuples(NAMES, st.one_of(st.none(), NAMES)), min_size=1, max_size=6),
+    events=st.lists(st.dictionaries(st.sampled_from(["type", "by", "rank", "n"]), VALUES),
+                    max_size=20),
+)  # fmt: skip
+def test_session_text_reads_back_exactly(
+    players: list[tuple[str, str | None]], events: list[dict[str, str | int]]
+) -> None:
+    import tomllib
+
+    session = Session(
+        name="x",
+        game="kariki",
+        ruleset=storage.load_ruleset("kariki"),
+        players=tuple(PlayerInfo(n, nick) for n, nick in players),
+        options={"first": players[0][0], "buy_in": 2},
+        events=tuple(events),
+        undone=tuple(events[:2]),
+        created="2026-11-29T00:00:00+00:00",
+    )
+    assert storage.session_from_doc(tomllib.loads(storage.session_to_text(session))) == session
+
+
+# ------------------------------------------------------------------ the replay cache
+
+
+def test_the_cache_serves_unchanged_bytes_and_replays_any_edit(referee: Runner, home: Path) -> None:
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        referee("kariki", *action)
+    path = session_file(home)
+    cache = storage.Home(home).cache
+    assert list(cache.glob("*.pickle"))  # the last save left its replay
+    assert storage.load(path, cache) == storage.load(path)  # the cache agrees with a replay
+    before = path.read_bytes()
+    path.write_bytes(before.replace(b'rank = "Ten"', b'rank = "Four"'))  # a bad hand edit
+    result = referee("show")
+    assert result.code == 3 and "event 3" in result.err
+
+
+def test_a_broken_cache_entry_is_ignored(referee: Runner, home: Path) -> None:
+    referee(*START)
+    referee("kariki", "claim", "9")
+    for entry in storage.Home(home).cache.glob("*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    assert show_json(referee)["claim"] == "Nine"
+
+
+def test_a_copy_in_memory_is_dropped_when_another_terminal_wrote(
+    referee: Runner, home: Path
+) -> None:
+    referee(*START)
+    path = session_file(home)
+    known = storage.load(path)
+    assert known.is_current()
+    referee("kariki", "claim", "9")  # the other terminal
+    assert not known.is_current()
+
+    def check(session: Session, state: object) -> tuple[Session, object, int]:
+        return session, state, len(session.events)
+
+    assert storage.transaction(path, check, known=known).value == 1  # read again from disk
+
+
+def show_json(referee: Runner) -> dict[str, object]:
+    import json
+
+    result: dict[str, object] = json.loads(referee("show", "--json").out)
+    return result

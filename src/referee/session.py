@@ -169,22 +169,24 @@ def append(session: Session, state: Any, event: Any) -> tuple[Session, Any]:
     return replace(session, events=(*session.events, data), undone=()), new_state
 
 
-def undo(session: Session, state: Any = None) -> tuple[Session, EventData]:
-    """Remove the last event, keeping it for redo."""
+def undo(session: Session, state: Any = None) -> tuple[Session, None, EventData]:
+    """Remove the last event, keeping it for redo (the state is left to a replay: None)."""
     if not session.events:
         raise UsageError("nothing to undo: the session has no events")
     last = session.events[-1]
-    return replace(session, events=session.events[:-1], undone=(*session.undone, last)), last
+    undone = replace(session, events=session.events[:-1], undone=(*session.undone, last))
+    return undone, None, last
 
 
-def redo(session: Session, state: Any) -> tuple[Session, EventData]:
+def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
     """Put back the last undone event, checked against `state` (the replay of `session`)."""
     if not session.undone:
         raise UsageError("nothing to redo")
     event = session.undone[-1]
     engine = session.engine
-    engine.apply(state, engine.event_from_dict(event))
-    return replace(session, events=(*session.events, event), undone=session.undone[:-1]), event
+    after = engine.apply(state, engine.event_from_dict(event))
+    redone = replace(session, events=(*session.events, event), undone=session.undone[:-1])
+    return redone, after, event
 
 
 def describe(data: EventData) -> str:

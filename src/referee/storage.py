@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
+import hashlib
 import os
-import shutil
-import signal
-import tempfile
 import time
-import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import tomli_w
-
-from referee import games
+from referee import __version__, games
 from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.games.base import PlayerInfo
 from referee.session import ReplayError, Session, check_session_name, replay
@@ -52,6 +47,11 @@ class Home:
     def sessions(self) -> Path:
         """The folder holding one TOML file per session."""
         return self.root / "sessions"
+
+    @property
+    def cache(self) -> Path:
+        """Replays kept by file content, so a long session shows fast; safe to delete."""
+        return self.root / "cache"
 
     def session_path(self, name: str) -> Path:
         """Where the session called `name` lives."""
@@ -98,6 +98,11 @@ def session_names(home: Home) -> list[Path]:
 
 def read_toml(path: Path, what: str = "file") -> dict[str, Any]:
     """Parse a TOML file, turning every failure into one clear `StorageError`."""
+    return parse_toml(read_bytes(path, what), path)
+
+
+def read_bytes(path: Path, what: str = "file") -> bytes:
+    """A file's bytes, or one clear `StorageError`."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise StorageError(f"{path}: too large for a {what} ({path.stat().st_size} bytes)")
@@ -108,6 +113,13 @@ def read_toml(path: Path, what: str = "file") -> dict[str, Any]:
         raise StorageError(f"{path}: is a folder, not a {what}") from None
     except OSError as error:
         raise StorageError(f"{path}: cannot read: {error.strerror or error}") from None
+    return raw
+
+
+def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
+    """Parse TOML bytes, turning every failure into one clear `StorageError`."""
+    import tomllib
+
     if raw.startswith(b"\xef\xbb\xbf"):
         raise StorageError(f"{path}: starts with a byte-order mark; save it as plain UTF-8")
     try:
@@ -131,11 +143,42 @@ class Loaded:
     session: Session
     state: Any
     schema: int
+    stamp: tuple[int, int, int] | None = None  # (inode, size, mtime) of the file as read
+
+    def is_current(self) -> bool:
+        """True while the file on disk is the one this was read from (or saved as)."""
+        return self.stamp is not None and _stamp(self.path) == self.stamp
 
 
-def load(path: Path) -> Loaded:
-    """Read and check a session file: its shape, then a replay of every event."""
-    doc = read_toml(path, "session file")
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def load(path: Path, cache: Path | None = None) -> Loaded:
+    """Read and check a session file: its shape, then a replay of every event.
+
+    With a `cache` folder, a file whose bytes were loaded before is not replayed again: the
+    replay is kept under the SHA-256 of the bytes, so any edit, by hand or not, replays.
+    """
+    stamp = _stamp(path)
+    raw = read_bytes(path, "session file")
+    digest = hashlib.sha256(raw).hexdigest()
+    if cache is not None:
+        hit = _cache_read(cache, path, digest)
+        if hit is not None:
+            return replace(hit, stamp=stamp)
+    loaded = replace(_load_bytes(path, raw), stamp=stamp)
+    if cache is not None:
+        _cache_write(cache, loaded, digest)
+    return loaded
+
+
+def _load_bytes(path: Path, raw: bytes) -> Loaded:
+    doc = parse_toml(raw, path)
     schema = doc.get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int):
         raise StorageError(f"{path}: 'schema' must be a whole number, not {schema!r}")
@@ -158,6 +201,45 @@ def load(path: Path) -> Loaded:
     except RefereeError as error:
         raise StorageError(f"{path}: {error}") from None
     return Loaded(path, session, state, original)
+
+
+# The replay cache holds derived data only: the session file stays the one source of truth.
+# Pickle is used because states are the games' own dataclasses; the folder is the user's own
+# data folder, never shared, and any entry that fails to read is ignored.
+_CACHE_KEY = f"referee {__version__} schema {SCHEMA}"
+
+
+def _cache_file(cache: Path, path: Path) -> Path:
+    name = hashlib.sha1(str(path.resolve()).encode(), usedforsecurity=False).hexdigest()[:20]
+    return cache / f"{name}.pickle"
+
+
+def _cache_read(cache: Path, path: Path, digest: str) -> Loaded | None:
+    import pickle
+
+    try:
+        with _cache_file(cache, path).open("rb") as handle:
+            key, found = pickle.load(handle)
+    except Exception:  # a missing, old or broken cache entry only means: replay
+        return None
+    if key != (_CACHE_KEY, digest) or not isinstance(found, Loaded):
+        return None
+    return replace(found, path=path)
+
+
+def _cache_write(cache: Path, loaded: Loaded, digest: str) -> None:
+    import pickle
+
+    target = _cache_file(cache, loaded.path)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with temp.open("wb") as handle:
+            pickle.dump(((_CACHE_KEY, digest), loaded), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, target)  # noqa: PTH105 -- the same call as the session save
+    except Exception:  # a cache that cannot be written is only a slower next start
+        with contextlib.suppress(OSError):
+            temp.unlink()
 
 
 def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -219,8 +301,14 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
 
 
 def session_to_text(session: Session) -> str:
-    """The TOML text of a session file."""
-    doc: dict[str, Any] = {
+    """The TOML text of a session file, each part checked by parsing it back.
+
+    The header and the tables are small and are dumped and checked on every save; each event
+    is one line, dumped and checked once (`_event_line`), so a long night saves quickly.
+    """
+    import tomli_w
+
+    head: dict[str, Any] = {
         "schema": SCHEMA,
         "name": session.name,
         "game": session.game,
@@ -230,24 +318,55 @@ def session_to_text(session: Session) -> str:
             {"name": p.name, **({"nickname": p.nickname} if p.nickname else {})}
             for p in session.players
         ],
-        "options": dict(session.options),
-        "events": [dict(e) for e in session.events],
-        "undone": [dict(e) for e in session.undone],
-        "ruleset": dict(session.ruleset),
     }
-    return tomli_w.dumps(doc)
+    tables: dict[str, Any] = {"options": dict(session.options), "ruleset": dict(session.ruleset)}
+    head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
+    if _parse(head_text) != head or _parse(tables_text) != tables:
+        raise StorageError("refusing to save: the text would not read back the same")
+    return "".join(
+        [head_text, _array("events", session.events), _array("undone", session.undone), "\n",
+         tables_text]
+    )  # fmt: skip
 
 
-# ---------------------------------------------------------------------------- writing
+def _parse(text: str) -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
+    if not events:
+        return f"{key} = []\n"
+    lines = "".join(f"    {_event_line(tuple(e.items()))},\n" for e in events)
+    return f"{key} = [\n{lines}]\n"
+
+
+@functools.lru_cache(maxsize=100_000)
+def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
+    """One event as an inline table, checked by parsing it back (events never change)."""
+    import tomli_w
+
+    event = dict(items)
+    # tomli-w writes a lone table as [e]; inside an array it writes the inline form we want.
+    text = tomli_w.dumps({"e": [event]})
+    line = text.removeprefix("e = [\n").removesuffix(",\n]\n").strip()
+    if "\n" in line or _parse(f"e = {line}") != {"e": event}:
+        raise StorageError("refusing to save: an event would not read back the same")
+    return line
 
 
 def _crash_point(name: str) -> None:
     if os.environ.get(CRASH_ENV) == name:
+        import signal
+
         os.kill(os.getpid(), signal.SIGKILL)
 
 
 def atomic_write(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a crash leaves the old or the new file, never a mix."""
+    import tempfile
+
     data = text.encode("utf-8")
     folder = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -274,13 +393,21 @@ def atomic_write(path: Path, text: str) -> None:
             os.close(dir_fd)
 
 
-def save(path: Path, session: Session, schema_on_disk: int | None = None) -> Session:
-    """Write `session` atomically, stamping `updated`; back up a file of an older schema first."""
+def save(
+    path: Path,
+    session: Session,
+    schema_on_disk: int | None = None,
+    *,
+    state: Any = None,
+    cache: Path | None = None,
+) -> Loaded:
+    """Write `session` atomically, stamping `updated`; back up a file of an older schema first.
+
+    Returns what was saved as a `Loaded`; with `state` (the replay of `session`) and a `cache`
+    folder, the next load of this file needs no replay.
+    """
     session = replace(session, updated=now())
     text = session_to_text(session)
-    # Parse what we are about to write and compare, so a bug can never store a file we cannot read.
-    if session_from_doc(tomllib.loads(text)) != session:
-        raise StorageError(f"{path}: refusing to save: the text would not read back the same")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # We hold the lock, so a temp file of this session belongs to a writer that was killed.
@@ -290,11 +417,16 @@ def save(path: Path, session: Session, schema_on_disk: int | None = None) -> Ses
         if schema_on_disk is not None and schema_on_disk < SCHEMA:
             backup = path.with_name(f"{path.name}.schema{schema_on_disk}.bak")
             if not backup.exists():
+                import shutil
+
                 shutil.copy2(path, backup)
         atomic_write(path, text)
     except OSError as error:
         raise StorageError(f"{path}: not saved: {error.strerror or error}") from None
-    return session
+    saved = Loaded(path, session, state, SCHEMA, _stamp(path))
+    if cache is not None and state is not None:
+        _cache_write(cache, saved, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return saved
 
 
 @contextlib.contextmanager
@@ -330,18 +462,34 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Saved(Generic[T]):
-    """What a transaction wrote, and what its change returned."""
+    """What a transaction wrote (with the state after it), and what its change returned."""
 
-    session: Session
+    loaded: Loaded
     value: T
 
+    @property
+    def session(self) -> Session:
+        """The session as saved."""
+        return self.loaded.session
 
-def transaction(path: Path, change: Callable[[Session, Any], tuple[Session, T]]) -> Saved[T]:
-    """Under the lock: load and replay, apply `change`, save. A refused change writes nothing."""
+
+Change = Callable[[Session, Any], tuple[Session, Any, T]]
+
+
+def transaction(
+    path: Path, change: Change[T], cache: Path | None = None, known: Loaded | None = None
+) -> Saved[T]:
+    """Under the lock: load, apply `change`, save. A refused change writes nothing.
+
+    `change(session, state)` returns the new session, its state (None: replay it) and a value.
+    `known` is a copy already in memory (the shell's), used while the file is unchanged.
+    """
     with locked(path):
-        loaded = load(path)
-        session, value = change(loaded.session, loaded.state)
-        saved = save(path, session, loaded.schema)
+        loaded = known if known is not None and known.is_current() else load(path, cache)
+        session, state, value = change(loaded.session, loaded.state)
+        if state is None:
+            state = replay(session)
+        saved = save(path, session, loaded.schema, state=state, cache=cache)
     return Saved(saved, value)
 
 
@@ -355,6 +503,8 @@ def read_text(path: Path) -> str:
 
 def now() -> str:
     """The time stamp written in session files."""
+    from datetime import UTC, datetime
+
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
@@ -364,7 +514,7 @@ def create(path: Path, session: Session) -> Session:
         if path.exists():
             raise UsageError(f"a session file already exists at {path}: pick another --name")
         stamped = replace(session, created=now())
-        return save(path, stamped)
+        return save(path, stamped, state=replay(stamped)).session
 
 
 # ---------------------------------------------------------------------------- rulesets

@@ -165,10 +165,10 @@ def undo(session: SessionOpt = None) -> None:
     """Remove the last event and say which; `redo` puts it back."""
     from referee import session as sessions
 
-    path = storage.resolve(home(), session)
-    result = storage.transaction(path, sessions.undo)
+    here = home()
+    result = storage.transaction(storage.resolve(here, session), sessions.undo, here.cache)
     output.print_text(f"undid event {len(result.session.events) + 1}: {describe(result.value)}")
-    draw_card(result.session)
+    draw_card(result.session, result.loaded.state)
 
 
 @app.command()
@@ -176,10 +176,10 @@ def redo(session: SessionOpt = None) -> None:
     """Put back the last undone event."""
     from referee import session as sessions
 
-    path = storage.resolve(home(), session)
-    result = storage.transaction(path, sessions.redo)
+    here = home()
+    result = storage.transaction(storage.resolve(here, session), sessions.redo, here.cache)
     output.print_text(f"redid event {len(result.session.events)}: {describe(result.value)}")
-    draw_card(result.session)
+    draw_card(result.session, result.loaded.state)
 
 
 @app.command("sessions")
@@ -195,7 +195,7 @@ def list_sessions() -> None:
     for path in paths:
         mark = "*" if path.stem == current else " "
         try:
-            loaded = storage.load(path)
+            loaded = storage.load(path, here.cache)
         except RefereeError as error:
             lines.append(f"{mark} {path.stem}  unreadable: {error}")
             continue

@@ -37,7 +37,8 @@ def home() -> storage.Home:
 
 def open_session(ref: str | None) -> storage.Loaded:
     """Load and replay the session `ref` names (or the current one)."""
-    return storage.load(storage.resolve(home(), ref))
+    here = home()
+    return storage.load(storage.resolve(here, ref), here.cache)
 
 
 def draw_card(session: Session, state: Any | None = None, ruling: str | None = None) -> None:
@@ -53,13 +54,14 @@ def draw_card(session: Session, state: Any | None = None, ruling: str | None = N
 
 def act(ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
-    path = storage.resolve(home(), ref)
+    here = home()
+    path = storage.resolve(here, ref)
 
-    def change(session: Session, state: Any) -> tuple[Session, Any]:
-        return append(session, state, make_event(session, state))
+    def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        return (*append(session, state, make_event(session, state)), None)
 
-    result = storage.transaction(path, change)
-    state = result.value
+    result = storage.transaction(path, change, here.cache)
+    state = result.loaded.state
     draw_card(result.session, state, result.session.engine.ruling(state))
 
 
