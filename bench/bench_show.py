@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import baseline_command, medians
+from common import baseline_command, compile_package, medians
 from referee import storage
 from referee.games import kariki
 from referee.games.base import PlayerInfo
@@ -35,6 +35,7 @@ def build(path: Path, events: int) -> None:
 
 
 def main() -> None:
+    compile_package()
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.toml", Path(folder) / "small.toml"

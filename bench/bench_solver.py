@@ -10,7 +10,7 @@ import statistics
 import sys
 import time
 
-from common import medians
+from common import compile_package, medians
 from referee.games import kalooki as k
 from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
 
@@ -35,6 +35,7 @@ def time_solve(number: int, hand: tuple[Card, ...]) -> float:
 
 
 def main() -> None:
+    compile_package()
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     worst_name, worst = "", 0.0
     for name, (number, text) in ADVERSARIAL.items():

@@ -17,9 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from referee.errors import NotationError, quote
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class Rank(IntEnum):
@@ -102,6 +105,8 @@ def probability(rank: Rank) -> Fraction:
     >>> probability(Rank.ONE_TWO), probability(Rank.NINE), probability(Rank.TEN)
     (Fraction(1, 18), Fraction(1, 9), Fraction(1, 18))
     """
+    from fractions import Fraction
+
     ordered = sum(1 if r.low == r.high else 2 for r in rolls_of(rank))
     return Fraction(ordered, 36)
 
