@@ -209,6 +209,15 @@ def _load_bytes(path: Path, raw: bytes) -> Loaded:
 _CACHE_KEY = f"referee {__version__} schema {SCHEMA}"
 
 
+def keep_replay(cache: Path, loaded: Loaded) -> None:
+    """Keep `loaded` as the replay of its file as it is now on disk (best effort)."""
+    try:
+        raw = loaded.path.read_bytes()
+    except OSError:
+        return
+    _cache_write(cache, loaded, hashlib.sha256(raw).hexdigest())
+
+
 def _cache_file(cache: Path, path: Path) -> Path:
     name = hashlib.sha1(str(path.resolve()).encode(), usedforsecurity=False).hexdigest()[:20]
     return cache / f"{name}.pickle"

@@ -15,7 +15,15 @@ import typer
 
 from referee import __version__, games, storage
 from referee.cli import output
-from referee.cli.common import JsonOpt, SessionOpt, draw_card, home, open_session
+from referee.cli.common import (
+    JsonOpt,
+    SessionOpt,
+    Workspace,
+    draw_card,
+    home,
+    open_session,
+    workspace,
+)
 from referee.errors import RefereeError, UsageError
 from referee.session import Session, check_session_name, describe, parse_players
 
@@ -58,7 +66,7 @@ def root(
     if not (os.environ.get("REFEREE_SESSION") or here.current()):
         output.print_text(START_HERE)
         return
-    show(None, json_out=False)
+    show(ctx, None, json_out=False)
 
 
 START_HERE = """\
@@ -126,9 +134,9 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 
 @app.command()
-def show(session: SessionOpt = None, json_out: JsonOpt = False) -> None:
+def show(ctx: typer.Context, session: SessionOpt = None, json_out: JsonOpt = False) -> None:
     """The score card."""
-    loaded = open_session(session)
+    loaded = open_session(ctx, session)
     if json_out:
         doc = loaded.session.engine.summary(loaded.state)
         doc["session"] = loaded.session.name
@@ -138,11 +146,11 @@ def show(session: SessionOpt = None, json_out: JsonOpt = False) -> None:
 
 
 @app.command()
-def log(session: SessionOpt = None, json_out: JsonOpt = False) -> None:
+def log(ctx: typer.Context, session: SessionOpt = None, json_out: JsonOpt = False) -> None:
     """The history: one numbered event a line, with who, what and the ruling."""
     from referee.session import rulings
 
-    loaded = open_session(session)
+    loaded = open_session(ctx, session)
     said = rulings(loaded.session)
     if json_out:
         output.print_json(
@@ -161,23 +169,21 @@ def log(session: SessionOpt = None, json_out: JsonOpt = False) -> None:
 
 
 @app.command()
-def undo(session: SessionOpt = None) -> None:
+def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Remove the last event and say which; `redo` puts it back."""
     from referee import session as sessions
 
-    here = home()
-    result = storage.transaction(storage.resolve(here, session), sessions.undo, here.cache)
+    result = workspace(ctx).change(session, sessions.undo)
     output.print_text(f"undid event {len(result.session.events) + 1}: {describe(result.value)}")
     draw_card(result.session, result.loaded.state)
 
 
 @app.command()
-def redo(session: SessionOpt = None) -> None:
+def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Put back the last undone event."""
     from referee import session as sessions
 
-    here = home()
-    result = storage.transaction(storage.resolve(here, session), sessions.redo, here.cache)
+    result = workspace(ctx).change(session, sessions.redo)
     output.print_text(f"redid event {len(result.session.events)}: {describe(result.value)}")
     draw_card(result.session, result.loaded.state)
 
@@ -215,6 +221,19 @@ def use(name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]) -> N
     storage.load(path)  # refuse to point at something unreadable
     here.set_current(name if storage.is_path(name) else check_session_name(name))
     output.print_text(f"current session: {name}")
+
+
+@app.command()
+def shell(session: SessionOpt = None) -> None:
+    """A prompt for a whole night: type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'.
+
+    Reads lines from a pipe too: 'referee shell < night.txt' plays a scripted game.
+    """
+    from referee.cli.shell import Shell
+
+    code = Shell(session).loop()
+    if code:
+        raise typer.Exit(code)
 
 
 # ---------------------------------------------------------------------------- rulesets
@@ -293,11 +312,16 @@ def build(argv: Sequence[str]) -> typer.Typer:
     return app
 
 
-def run(argv: Sequence[str]) -> int:
-    """Run one command line; returns the exit code. Errors are one line on stderr."""
+def run(argv: Sequence[str], space: Workspace | None = None) -> int:
+    """Run one command line; returns the exit code. Errors are one line on stderr.
+
+    `space` carries what the commands share across lines of `referee shell`.
+    """
     command = typer.main.get_command(build(argv))
     try:
-        result = command.main(args=list(argv), prog_name="referee", standalone_mode=False)
+        result = command.main(
+            args=list(argv), prog_name="referee", standalone_mode=False, obj=space
+        )
     except RefereeError as error:
         output.error_line(str(error))
         return error.exit_code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,10 +36,58 @@ def home() -> storage.Home:
     return storage.Home(Path(root))
 
 
-def open_session(ref: str | None) -> storage.Loaded:
+@dataclass
+class Workspace:
+    """What the commands of one process share: the data folder and the session last seen.
+
+    A one-off command starts with nothing in memory; `referee shell` keeps one Workspace for
+    all its lines, so each action uses the session in memory while its file is unchanged.
+    """
+
+    home: storage.Home = field(default_factory=home)
+    known: storage.Loaded | None = None
+    write_cache: bool = True  # the shell writes its replay cache once, on the way out
+
+    @property
+    def cache(self) -> Path | None:
+        """Where replays are kept, unless this process keeps them itself."""
+        return self.home.cache if self.write_cache else None
+
+    def load(self, ref: str | None) -> storage.Loaded:
+        """The session `ref` names: the copy in memory if its file is unchanged, else read."""
+        path = storage.resolve(self.home, ref)
+        known = self.known
+        if known is not None and known.path == path and known.is_current():
+            return known
+        self.known = storage.load(path, self.home.cache)
+        return self.known
+
+    def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
+        """Run a change of the session `ref` names under its lock, and remember the result."""
+        path = storage.resolve(self.home, ref)
+        known = self.known if self.known is not None and self.known.path == path else None
+        result = storage.transaction(path, change, self.cache, known)
+        self.known = result.loaded
+        return result
+
+
+@dataclass(frozen=True)
+class ShellPlugin:
+    """What a game adds to `referee shell`: its prompt, and words to complete after a command."""
+
+    prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
+    words: Callable[[Session, Any, list[str]], list[str]]  # (session, state, words so far)
+
+
+def workspace(ctx: typer.Context) -> Workspace:
+    """The workspace of this process (the shell passes its own as the context object)."""
+    found: Workspace = ctx.ensure_object(Workspace)
+    return found
+
+
+def open_session(ctx: typer.Context, ref: str | None) -> storage.Loaded:
     """Load and replay the session `ref` names (or the current one)."""
-    here = home()
-    return storage.load(storage.resolve(here, ref), here.cache)
+    return workspace(ctx).load(ref)
 
 
 def draw_card(session: Session, state: Any | None = None, ruling: str | None = None) -> None:
@@ -52,15 +101,13 @@ def draw_card(session: Session, state: Any | None = None, ruling: str | None = N
     output.draw(*screens)
 
 
-def act(ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
+def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
-    here = home()
-    path = storage.resolve(here, ref)
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
         return (*append(session, state, make_event(session, state)), None)
 
-    result = storage.transaction(path, change, here.cache)
+    result = workspace(ctx).change(ref, change)
     state = result.loaded.state
     draw_card(result.session, state, result.session.engine.ruling(state))
 

@@ -1,0 +1,134 @@
+"""`referee shell`: scripted lines, the session kept in memory, prefixes, completion."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import Runner
+from referee import storage
+from referee.cli.shell import Shell
+
+START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+
+
+def test_a_scripted_night_runs_line_by_line(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    feed(monkeypatch, "claim 9\npa\n# a comment\n\npass\nroll\npull 3-4\n")
+    result = referee("shell")
+    assert result.code == 1  # 'roll' by the roller was refused; the night went on
+    assert "Ann claims> claim 9\nAnn claims Nine\n" in result.out
+    assert "Bob vs Nine> pa\nBob passes and answers for Nine\n" in result.out
+    assert "error: the chain came back to Ann: pull, or pass it back to Bob" in result.err
+    assert "Ann vs Nine> pull 3-4\nAnn pulls 3-4 (Seven) on Nine: a lie, a" in result.out
+    doc = json.loads(referee("show", "--json").out)
+    assert [p["berry_causes"] for p in doc["players"]] == [[], [], ["lie"]]
+    assert doc["events"] == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        pytest.param("zz", "unknown command 'zz'", id="unknown"),
+        pytest.param("p", "'p' could be pull, pass", id="ambiguous-prefix"),
+        pytest.param('claim "9', "No closing quotation", id="bad-quotes"),
+        pytest.param("claim eight-ish", "unknown rank", id="bad-rank"),
+        pytest.param("pass", "no claim to pass", id="refused"),
+    ],
+)
+def test_bad_lines_change_nothing(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, line: str, message: str
+) -> None:
+    referee(*START)
+    path = home / "sessions" / "friday.toml"
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    feed(monkeypatch, line + "\n")
+    result = referee("shell")
+    assert result.code in (1, 2) and message in result.err and result.err.count("\n") == 1
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+def test_the_shell_reads_the_file_once_not_per_line(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    reads: list[Path] = []
+    real = storage.load
+
+    def counting(path: Path, cache: Path | None = None) -> storage.Loaded:
+        reads.append(path)
+        return real(path, cache)
+
+    monkeypatch.setattr(storage, "load", counting)
+    feed(monkeypatch, "claim 9\npull 4-5\nclaim 9\npull 4-5\nshow\nlog\nundo\nredo\n")
+    assert referee("shell").code == 0
+    assert len(reads) == 1
+
+
+def test_the_shell_sees_another_terminal(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    shell = Shell("friday")
+    assert shell.prompt() == "Ann claims> "
+    assert referee("kariki", "claim", "9").code == 0  # typed in another terminal
+    assert shell.prompt() == "Bob vs Nine> "
+    assert shell.do("pull 4-5") == 0
+    assert shell.prompt() == "Ann claims> "  # Bob pulled on the truth: Ann rolls fresh
+
+
+def test_quit_stops_reading(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    referee(*START)
+    feed(monkeypatch, "claim 9\nquit\npass\n")
+    result = referee("shell")
+    assert result.code == 0 and "pass" not in result.out.split("quit", 1)[1]
+
+
+def test_help_fits_a_phone(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    referee(*START)
+    feed(monkeypatch, "help\n")
+    out = referee("shell").out
+    assert "claim" in out and "undo" in out
+    assert max(len(line) for line in out.splitlines()) <= 40
+
+
+COMPLETIONS = [
+    pytest.param("", "cl", ["claim"], id="command"),
+    pytest.param("", "u", ["undo"], id="builtin"),
+    pytest.param("claim ", "d", [], id="no-spaced-names"),
+    pytest.param("claim ", "6", ["6", "66"], id="rank"),
+    pytest.param("pull ", "4-", ["4-4", "4-5", "4-6"], id="dice"),
+    pytest.param("slash ", "b", ["Bob"], id="player-any-case"),
+    pytest.param("sl bob ", "d", ["drop"], id="slash-rule-after-prefix"),
+    pytest.param("claim 9 --by ", "c", ["Cy"], id="by"),
+    pytest.param("pass ", "--", ["--by"], id="option"),
+    pytest.param("buyback ", "", [], id="nobody-out"),
+]
+
+
+@pytest.mark.parametrize(("before", "text", "expected"), COMPLETIONS)
+def test_completion(referee: Runner, before: str, text: str, expected: list[str]) -> None:
+    referee(*START)
+    assert Shell("friday").complete(before, text) == expected
+
+
+def test_the_example_night_replays_through_the_shell(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee("new", "kariki", "Ann=Ace", "Bob", "Cy=Sly", "Dee", "Eve", "--buy-in", "2",
+            "--name", "night")  # fmt: skip
+    feed(monkeypatch, (EXAMPLES / "kariki-night.txt").read_text())
+    assert referee("shell").code == 0
+    played = json.loads(referee("show", "--json").out)
+    bundled = json.loads(referee("show", "--json", "-s", str(EXAMPLES / "kariki-night.toml")).out)
+    assert {**played, "session": ""} == {**bundled, "session": ""}
