@@ -165,9 +165,11 @@ def test_sessions_and_use(referee: Runner, home: Path) -> None:
     referee(*START)
     referee("new", "kariki", "Dee", "Eve", "--name", "saturday")
     listing = referee("sessions").out.splitlines()
-    assert listing[0].startswith("  friday  kariki playing")
-    assert listing[2].startswith("* saturday  kariki playing")
-    assert listing[3].strip() == "Dee, Eve"
+    assert listing[0] == "  friday"
+    assert listing[1].startswith("    kariki, playing, 20")
+    assert listing[2] == "    Ann, Bob, Cy"
+    assert listing[3] == "* saturday"
+    assert listing[5] == "    Dee, Eve"
     assert referee("use", "friday").code == 0
     assert show(referee)["session"] == "friday"
     assert referee("use", "nope").code == 3

@@ -293,12 +293,12 @@ def test_solver_puts_jokers_where_they_save_most() -> None:
         (["check", "5H", "5D", "JK"], 0, "three: 5H 5D JK\n"),
         (["check", "JK,JK,6D,7D"], 0, "four: JK 6D 7D JK (5D..8D)\n"),
         (["check", "KD", "AD", "2D", "3D"], 1,
-         "illegal: the ace cannot sit inside a run: K-A-2 does not wrap\n"),
+         "illegal: the ace cannot sit inside a\n  run: K-A-2 does not wrap\n"),
         (["score", "JK", "AS", "AH", "10C"], 0, "76 points: JK 50 + AS 15 + AH 1 + 10C 10\n"),
         (["solve", "1", "5H", "5D", "5S", "7C", "7D", "JK", "9H", "9S", "9C", "3C"], 0,
          "round 1 (333): yes\n  7D 7C JK\n  9S 9H 9C\n  5S 5H 5D\nleft: 3C (3 points)\n"),
         (["contract", "1", "5H", "5D", "JK", "/", "5S", "5C", "5H", "/", "9S", "9S", "9D"], 1,
-         "round 1 (333): no: two threes of the same rank: each three needs its own rank\n"),
+         "round 1 (333): no: two threes of the\n  same rank: each three needs its own\n  rank\n"),
     ],
 )  # fmt: skip
 def test_commands(referee: Runner, args: list[str], code: int, out: str) -> None:

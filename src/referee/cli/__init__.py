@@ -120,7 +120,7 @@ def new(
     path = here.session_path(session_name)
     session = storage.create(path, session)
     here.set_current(session_name)
-    output.print_text(f"started {session_name}: {game_name} with {', '.join(names)}")
+    output.print_text(f"started {session_name} ({game_name})")
     draw_card(session)
 
 
@@ -203,14 +203,16 @@ def list_sessions() -> None:
         try:
             loaded = storage.load(path, here.cache)
         except RefereeError as error:
-            lines.append(f"{mark} {path.stem}  unreadable: {error}")
+            lines.append(f"{mark} {path.stem}\n    unreadable: {error}")
             continue
         winner = loaded.session.engine.summary(loaded.state).get("winner")
         status = f"{winner} won" if winner else "playing"
-        when = loaded.session.updated[5:16].replace("T", " ")
+        when = loaded.session.updated[:16].replace("T", " ")
         names = ", ".join(p.name for p in loaded.session.players)
-        lines.append(f"{mark} {path.stem}  {loaded.session.game} {status} {when}\n    {names}")
-    output.print_text("\n".join(lines))
+        lines.append(
+            f"{mark} {path.stem}\n    {loaded.session.game}, {status}, {when}\n    {names}"
+        )
+    output.print_wrapped("\n".join(lines))
 
 
 @app.command()
@@ -245,7 +247,7 @@ def rules_list() -> None:
     lines = []
     for name in storage.ruleset_names():
         table = storage.load_ruleset(name)
-        lines.append(f"{name:<12} {table.get('game')}: {table.get('description', '')}")
+        lines.append(f"{name} ({table.get('game')})\n  {table.get('description', '')}")
     output.print_text("\n".join(lines))
 
 

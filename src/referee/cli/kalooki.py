@@ -57,7 +57,7 @@ def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = Fal
     if json_out:
         output.print_json(_meld_doc(meld))
     else:
-        output.print_text(str(meld))
+        output.print_wrapped(str(meld))
     _verdict(meld.legal)
 
 
@@ -88,7 +88,7 @@ def contract(
         lines = [head + ("makes the contract" if result.legal else f"no: {result.reason}")]
         if result.legal:
             lines += [f"  {m}" for m in result.melds]
-        output.print_text("\n".join(lines))
+        output.print_wrapped("\n".join(lines))
     _verdict(result.legal)
 
 
@@ -106,7 +106,7 @@ def score(cards: Cards, json_out: JsonOpt = False) -> None:
         )
         return
     detail = " + ".join(f"{c} {p}" for c, p in zip(hand, points, strict=True))
-    output.print_text(f"{sum(points)} points: {detail}" if hand else "0 points: no cards")
+    output.print_wrapped(f"{sum(points)} points: {detail}" if hand else "0 points: no cards")
 
 
 @app.command()
@@ -132,7 +132,7 @@ def solve(
         lines = [f"round {round_number} ({wanted.code}): yes"]
         lines += [f"  {show(m.reading)}" for m in found.melds]
         lines.append(f"left: {show(found.left) or 'nothing'} ({found.left_points} points)")
-        output.print_text("\n".join(lines))
+        output.print_wrapped("\n".join(lines))
     else:
         output.print_text(f"round {round_number} ({wanted.code}): no, this hand cannot make it")
     _verdict(found.possible)

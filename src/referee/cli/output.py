@@ -32,6 +32,17 @@ def print_text(text: str) -> None:
     sys.stdout.write(text.rstrip("\n") + "\n")
 
 
+def print_wrapped(text: str) -> None:
+    """Prose lines on stdout, each wrapped to the screen with a hanging indent of 2."""
+    import textwrap
+
+    lines = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        lines += textwrap.wrap(line, width=min(width(), 100), subsequent_indent=indent) or [""]
+    print_text("\n".join(lines))
+
+
 def console() -> Console:
     """The stdout console: colour follows the terminal, NO_COLOR and pipes get plain text."""
     from rich.console import Console
