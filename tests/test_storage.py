@@ -335,3 +335,16 @@ def show_json(referee: Runner) -> dict[str, object]:
 
     result: dict[str, object] = json.loads(referee("show", "--json").out)
     return result
+
+
+def test_a_long_event_still_saves_as_one_line(referee: Runner, home: Path) -> None:
+    # tomli-w writes an inline table past 100 characters as [[...]], which cannot stand
+    # inside the events list: found by the property test above.
+    import tomllib
+
+    event = {"type": "0" * 40, "by": "0" * 16, "rank": -(10**17), "n": -(10**17)}
+    session = Session("x", "kariki", storage.load_ruleset("kariki"), (PlayerInfo("Ann"),), {},
+                      events=(event,))  # fmt: skip
+    text = storage.session_to_text(session)
+    assert "[[" not in text
+    assert storage.session_from_doc(tomllib.loads(text)).events == (event,)

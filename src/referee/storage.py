@@ -353,13 +353,19 @@ def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
 
 @functools.lru_cache(maxsize=100_000)
 def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
-    """One event as an inline table, checked by parsing it back (events never change)."""
+    """One event as an inline table, checked by parsing it back (events never change).
+
+    Written here rather than by tomli-w, which turns a table longer than 100 characters into
+    an [[array of tables]] that could not stand inside the events list; tomli-w still does the
+    quoting and escaping of every key and value.
+    """
     import tomli_w
 
+    def pair(key: str, value: str | int) -> str:
+        return tomli_w.dumps({key: value}).rstrip("\n")
+
     event = dict(items)
-    # tomli-w writes a lone table as [e]; inside an array it writes the inline form we want.
-    text = tomli_w.dumps({"e": [event]})
-    line = text.removeprefix("e = [\n").removesuffix(",\n]\n").strip()
+    line = "{ " + ", ".join(pair(k, v) for k, v in items) + " }" if items else "{}"
     if "\n" in line or _parse(f"e = {line}") != {"e": event}:
         raise StorageError("refusing to save: an event would not read back the same")
     return line

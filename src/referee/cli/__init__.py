@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -314,12 +314,18 @@ def build(argv: Sequence[str]) -> typer.Typer:
     return app
 
 
-def run(argv: Sequence[str], space: Workspace | None = None) -> int:
+def command_for(argv: Sequence[str]) -> Any:
+    """The Click command tree for this command line (built from the Typer app: costly)."""
+    return typer.main.get_command(build(argv))
+
+
+def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None) -> int:
     """Run one command line; returns the exit code. Errors are one line on stderr.
 
-    `space` carries what the commands share across lines of `referee shell`.
+    `space` carries what the commands share across lines of `referee shell`, and `command` is
+    a tree from `command_for` kept by the shell, so it is not built again for every line.
     """
-    command = typer.main.get_command(build(argv))
+    command = command or command_for(argv)
     try:
         result = command.main(
             args=list(argv), prog_name="referee", standalone_mode=False, obj=space

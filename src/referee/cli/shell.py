@@ -13,10 +13,8 @@ import shlex
 import sys
 from typing import Any
 
-import typer
-
 from referee import storage
-from referee.cli import GAME_APPS, output, run
+from referee.cli import GAME_APPS, command_for, output, run
 from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError, quote
 
@@ -42,7 +40,8 @@ class Shell:
         self.game = loaded.session.game
         module = importlib.import_module(GAME_APPS[self.game])
         self.plugin: ShellPlugin = module.SHELL
-        group = typer.main.get_command(module.app)
+        self.command = command_for([self.game])  # built once: Typer builds it from signatures
+        group = self.command.commands[self.game]
         self.actions: dict[str, str] = {
             name: (command.get_short_help_str(limit=29) if command else "")
             for name, command in getattr(group, "commands", {}).items()
@@ -94,7 +93,7 @@ class Shell:
             output.print_text(self.help())
             return 0
         argv = [head] if head in SHARED else [self.game, head]
-        return run([*argv, *words[1:], "--session", self.ref], self.space)
+        return run([*argv, *words[1:], "--session", self.ref], self.space, self.command)
 
     def _command(self, word: str) -> str:
         """The command `word` names: exact, an alias, or a unique prefix."""
