@@ -342,7 +342,7 @@ def test_a_long_event_still_saves_as_one_line(referee: Runner, home: Path) -> No
     # inside the events list: found by the property test above.
     import tomllib
 
-    event = {"type": "0" * 40, "by": "0" * 16, "rank": -(10**17), "n": -(10**17)}
+    event: dict[str, str | int] = {"type": "0" * 40, "by": "0" * 16, "rank": -(10**17), "n": -1}
     session = Session("x", "kariki", storage.load_ruleset("kariki"), (PlayerInfo("Ann"),), {},
                       events=(event,))  # fmt: skip
     text = storage.session_to_text(session)
