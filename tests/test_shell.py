@@ -132,3 +132,33 @@ def test_the_example_night_replays_through_the_shell(
     played = json.loads(referee("show", "--json").out)
     bundled = json.loads(referee("show", "--json", "-s", str(EXAMPLES / "kariki-night.toml")).out)
     assert {**played, "session": ""} == {**bundled, "session": ""}
+
+
+def test_an_interactive_shell_completes_with_tab(referee: Runner, home: Path) -> None:
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    referee(*START)
+    env = {**os.environ, "REFEREE_HOME": str(home), "COLUMNS": "40", "NO_COLOR": "1"}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "referee", "shell"], env=env, encoding="utf-8", timeout=20
+    )
+    child.expect_exact("Ann claims> ")
+    child.send("cl\t9\r")  # Tab completes 'cl' to 'claim '
+    child.expect_exact("Ann claims Nine")
+    child.expect_exact("Bob vs Nine> ")
+    child.send("pu\t4-\t\t")  # a second Tab lists the dice that start with 4-
+    child.expect_exact("4-5")
+    child.send("5\r")
+    child.expect_exact("Bob pulls 4-5")
+    child.expect_exact("Ann claims> ")
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_completion_scripts_install_through_typer(referee: Runner) -> None:
+    result = referee("--show-completion", "bash")
+    assert result.code == 0 and "_referee_completion" in result.out

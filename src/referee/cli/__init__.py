@@ -336,6 +336,8 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except KeyboardInterrupt:
         output.error_line("interrupted")
         return 130
+    except SystemExit as done:  # Typer's completion options exit by themselves
+        return done.code if isinstance(done.code, int) else 0
     except Exception as error:  # Click's usage errors: vendored by Typer, so matched by shape
         message = getattr(error, "format_message", None)
         if type(error).__name__ == "NoArgsIsHelpError":

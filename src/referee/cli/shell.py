@@ -158,7 +158,8 @@ class Shell:
         def completer(text: str, index: int) -> str | None:
             line = readline.get_line_buffer()[: readline.get_begidx()]
             found = self.complete(line, text)
-            return found[index] if index < len(found) else None
+            # CPython's readline adds no space after a completed word: each word brings its own.
+            return found[index] + " " if index < len(found) else None
 
         readline.set_completer_delims(" \t\n")
         readline.set_completer(completer)
