@@ -1,0 +1,50 @@
+"""Each command imports only what it needs: no Rich for --json, no other game's module."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NIGHT = str(Path(__file__).parents[1] / "examples" / "kariki-night.toml")
+PROBE = """
+import json, sys
+from referee.cli import run
+code = run(sys.argv[1:])
+sys.stdout.write("\\n" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in
+                                           ("referee", "rich", "tomli_w", "pickle"))))
+"""
+
+
+def modules_after(home: Path, *args: str) -> set[str]:
+    env = {**os.environ, "REFEREE_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True, check=True
+    )
+    loaded: list[str] = json.loads(done.stdout.rsplit("\n", 1)[1])
+    return set(loaded)
+
+
+@pytest.mark.parametrize(
+    ("args", "absent"),
+    [
+        pytest.param(["show", "--json", "-s", NIGHT], {"rich", "referee.games.kalooki",
+                     "referee.cli.kalooki", "referee.render"}, id="show-json"),
+        pytest.param(["log", "--json", "-s", NIGHT], {"rich", "tomli_w"}, id="log-json"),
+        pytest.param(["show", "-s", NIGHT], {"referee.games.kalooki", "tomli_w"}, id="show"),
+        pytest.param(["kalooki", "check", "5H", "5D", "JK"], {"rich", "referee.games.kariki",
+                     "referee.cli.kariki", "pickle"}, id="kalooki-check"),
+        pytest.param(["rules", "list"], {"rich", "referee.cli.kariki", "referee.cli.kalooki"},
+                     id="rules-list"),
+    ],
+)  # fmt: skip
+def test_a_command_imports_only_what_it_needs(
+    tmp_path: Path, args: list[str], absent: set[str]
+) -> None:
+    loaded = modules_after(tmp_path, *args)
+    assert "referee.cli" in loaded  # the probe really ran the command
+    assert {m for m in loaded if m in absent or m.split(".")[0] in absent} == set()
