@@ -28,6 +28,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh data folder, plain 40-column output."""
     root = tmp_path / "home"
     monkeypatch.setenv("REFEREE_HOME", str(root))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("COLUMNS", "40")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("REFEREE_SESSION", raising=False)

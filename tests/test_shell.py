@@ -58,18 +58,18 @@ def test_bad_lines_change_nothing(
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
-def test_the_shell_reads_the_file_once_not_per_line(
+def test_the_shell_replays_the_file_once_not_per_line(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     referee(*START)
     reads: list[Path] = []
-    real = storage.load
+    real = storage._load_bytes
 
-    def counting(path: Path, cache: Path | None = None) -> storage.Loaded:
+    def counting(path: Path, raw: bytes, digest: str) -> storage.Loaded:
         reads.append(path)
-        return real(path, cache)
+        return real(path, raw, digest)
 
-    monkeypatch.setattr(storage, "load", counting)
+    monkeypatch.setattr(storage, "_load_bytes", counting)
     feed(monkeypatch, "claim 9\npull 4-5\nclaim 9\npull 4-5\nshow\nlog\nundo\nredo\n")
     assert referee("shell").code == 0
     assert len(reads) == 1

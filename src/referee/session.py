@@ -7,7 +7,6 @@ tables written to the file, and every new one is checked by applying it before i
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,11 +14,11 @@ from typing import Any
 from referee import games
 from referee.errors import RefereeError, UsageError, quote
 from referee.games.base import Game, PlayerInfo
+from referee.text import check_name
 
 EventData = Mapping[str, str | int]
 
-NAME_MAX = 16
-_SESSION_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", re.ASCII)
+_SESSION_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,23 +52,9 @@ class ReplayError(RefereeError):
         self.error = error
 
 
-def check_player_name(text: str, what: str = "player name") -> str:
-    """A name as typed, refused if it could not be shown literally on one line."""
-    name = text.strip()
-    if not name:
-        raise UsageError(f"empty {what}")
-    if len(name) > NAME_MAX:
-        raise UsageError(f"{what} {quote(name)} is too long: at most {NAME_MAX} characters")
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise UsageError(f"{what} {quote(name)} has control characters")
-    if name.startswith("-"):
-        raise UsageError(f"{what} {quote(name)} may not start with '-'")
-    return name
-
-
 def check_session_name(text: str) -> str:
     """A session name from the allow-list: letters, digits, `_ . -`; never a path."""
-    if not _SESSION_NAME_RE.match(text) or text.endswith(".toml") or ".." in text:
+    if not _SESSION_NAME_RE.fullmatch(text) or text.endswith(".toml") or ".." in text:
         raise UsageError(
             f"bad session name {quote(text)}: use letters, digits, '_', '.' or '-', like friday"
         )
@@ -77,27 +62,38 @@ def check_session_name(text: str) -> str:
 
 
 def parse_players(
-    specs: Sequence[str], nicknames: Sequence[str] = (), minimum: int = 2
+    specs: Sequence[str], nicknames: Sequence[str], game: str
 ) -> tuple[PlayerInfo, ...]:
     """Players from `Name` or `Name=Nickname`, plus `--nick Name=Nickname` options."""
     players: list[PlayerInfo] = []
     for spec in specs:
         name, _, nick = spec.partition("=")
-        nickname = check_player_name(nick, "nickname") if nick.strip() else None
-        players.append(PlayerInfo(check_player_name(name), nickname))
-    seen: set[str] = set()
-    for p in players:
-        if p.name.lower() in seen:
-            raise UsageError(f"two players are called {quote(p.name)}: names must differ")
-        seen.add(p.name.lower())
+        nickname = check_name(nick, "nickname") if nick.strip() else None
+        players.append(PlayerInfo(check_name(name), nickname))
     for spec in nicknames:
         name, sep, nick = spec.partition("=")
         if not sep:
             raise UsageError(f"bad nickname {quote(spec)}: write Name=Nickname")
         i = resolve_index([p.name for p in players], name)
-        players[i] = replace(players[i], nickname=check_player_name(nick, "nickname"))
-    if len(players) < minimum:
-        raise UsageError(f"this game needs at least {minimum} players, got {len(players)}")
+        players[i] = replace(players[i], nickname=check_name(nick, "nickname"))
+    return check_players(players, game)
+
+
+def check_players(players: Sequence[PlayerInfo], game: str) -> tuple[PlayerInfo, ...]:
+    """The table as a whole: a count the game allows, and names and nicknames all different."""
+    engine = games.load(game)
+    low, high = engine.min_players, engine.max_players
+    if not low <= len(players) <= high:
+        span = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise UsageError(f"{engine.title} takes {span} players, not {len(players)}")
+    seen: set[str] = set()
+    for p in players:
+        for text in (p.name, p.nickname):
+            if text is None:
+                continue
+            if text.casefold() in seen:
+                raise UsageError(f"two players are called {quote(text)}: names must differ")
+            seen.add(text.casefold())
     return tuple(players)
 
 

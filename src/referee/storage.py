@@ -12,17 +12,21 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from referee import __version__, games
+from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.games.base import PlayerInfo
-from referee.session import ReplayError, Session, check_session_name, replay
+from referee.plain import from_plain, to_plain
+from referee.session import ReplayError, Session, check_players, check_session_name, replay
+from referee.text import check_name, printable
 
 SCHEMA = 1
 # schema N -> a function turning a schema-N document into a schema-(N+1) one.
@@ -32,6 +36,12 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # Test hook (RELIABILITY.md): kill this process at a named point of a save.
 CRASH_ENV = "REFEREE_TEST_CRASH_AT"
 LOCK_TIMEOUT_ENV = "REFEREE_LOCK_TIMEOUT"
+LOCK_TIMEOUT_MAX = 600.0
+
+
+def shown(path: Path) -> str:
+    """A path as error messages print it: a folder name may hold anything."""
+    return printable(str(path))
 
 
 # ---------------------------------------------------------------------------- places
@@ -48,11 +58,6 @@ class Home:
         """The folder holding one TOML file per session."""
         return self.root / "sessions"
 
-    @property
-    def cache(self) -> Path:
-        """Replays kept by file content, so a long session shows fast; safe to delete."""
-        return self.root / "cache"
-
     def session_path(self, name: str) -> Path:
         """Where the session called `name` lives."""
         return self.sessions / f"{check_session_name(name)}.toml"
@@ -64,13 +69,17 @@ class Home:
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as error:
-            raise StorageError(f"{self.root / 'current'}: cannot read: {error}") from None
+            raise StorageError(f"{shown(self.root / 'current')}: cannot read: {error}") from None
         return text or None
 
     def set_current(self, ref: str) -> None:
-        """Make `ref` (a name or a path) the current session."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.root / "current", ref + "\n")
+        """Make `ref` (a name or a resolved path) the current session."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.root / "current", ref + "\n")
+        except OSError as error:
+            where = shown(self.root / "current")
+            raise StorageError(f"{where}: cannot write: {error.strerror or error}") from None
 
 
 def is_path(ref: str) -> bool:
@@ -83,7 +92,12 @@ def resolve(home: Home, ref: str | None) -> Path:
     ref = ref or os.environ.get("REFEREE_SESSION") or home.current()
     if not ref:
         raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
-    return Path(ref) if is_path(ref) else home.session_path(ref)
+    return follow_links(Path(ref) if is_path(ref) else home.session_path(ref))
+
+
+def follow_links(path: Path) -> Path:
+    """The real file behind a session path: a symlinked session is saved where it really is."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def session_names(home: Home) -> list[Path]:
@@ -102,17 +116,36 @@ def read_toml(path: Path, what: str = "file") -> dict[str, Any]:
 
 
 def read_bytes(path: Path, what: str = "file") -> bytes:
-    """A file's bytes, or one clear `StorageError`."""
+    """A regular file's bytes (never a device, a pipe or a folder), or one clear `StorageError`."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise StorageError(f"{path}: too large for a {what} ({path.stat().st_size} bytes)")
-        raw = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise StorageError(f"{path}: no such {what}") from None
-    except IsADirectoryError:
-        raise StorageError(f"{path}: is a folder, not a {what}") from None
+        raise StorageError(f"{shown(path)}: no such {what}") from None
     except OSError as error:
-        raise StorageError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise StorageError(f"{shown(path)}: cannot read: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise StorageError(f"{shown(path)}: is a folder, not a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise StorageError(f"{shown(path)}: not a regular file, so not a {what}")
+        if info.st_size > MAX_FILE_BYTES:
+            raise StorageError(f"{shown(path)}: too large for a {what} ({info.st_size} bytes)")
+        chunks, left = [], MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > MAX_FILE_BYTES:  # it grew while we read
+        raise StorageError(f"{shown(path)}: too large for a {what}")
     return raw
 
 
@@ -120,135 +153,191 @@ def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
     """Parse TOML bytes, turning every failure into one clear `StorageError`."""
     import tomllib
 
+    where = shown(path)
     if raw.startswith(b"\xef\xbb\xbf"):
-        raise StorageError(f"{path}: starts with a byte-order mark; save it as plain UTF-8")
+        raise StorageError(f"{where}: starts with a byte-order mark; save it as plain UTF-8")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise StorageError(f"{path}, line {line}: not UTF-8 text") from None
+        raise StorageError(f"{where}, line {line}: not UTF-8 text") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise StorageError(f"{path}: not valid TOML: {error}") from None
+        raise StorageError(f"{where}: not valid TOML: {error}") from None
     except (ValueError, RecursionError) as error:  # 5,000-digit integers, absurd nesting
-        raise StorageError(f"{path}: cannot be read: {str(error)[:60]}") from None
+        raise StorageError(f"{where}: cannot be read: {str(error)[:60]}") from None
 
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A session as read and replayed, with the schema its file had on disk."""
+    """A session as read and replayed: `digest` is the SHA-256 of the exact bytes replayed."""
 
     path: Path
     session: Session
     state: Any
-    schema: int
-    stamp: tuple[int, int, int] | None = None  # (inode, size, mtime) of the file as read
-
-    def is_current(self) -> bool:
-        """True while the file on disk is the one this was read from (or saved as)."""
-        return self.stamp is not None and _stamp(self.path) == self.stamp
+    schema: int  # the schema of the file on disk
+    digest: str = ""
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
+def digest_of(raw: bytes) -> str:
+    """The key of a file's content."""
+    return hashlib.sha256(raw).hexdigest()
 
 
-def load(path: Path, cache: Path | None = None) -> Loaded:
+def load(path: Path, cache: Cache | None = None) -> Loaded:
     """Read and check a session file: its shape, then a replay of every event.
 
-    With a `cache` folder, a file whose bytes were loaded before is not replayed again: the
-    replay is kept under the SHA-256 of the bytes, so any edit, by hand or not, replays.
+    With a `cache`, bytes whose replay was kept before are not replayed again; any edit, by
+    hand or not, changes the bytes and so replays.
     """
-    stamp = _stamp(path)
+    path = follow_links(path)
     raw = read_bytes(path, "session file")
-    digest = hashlib.sha256(raw).hexdigest()
+    return load_bytes(path, raw, cache)
+
+
+def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
+    """`load` of bytes already read (under the lock, by a transaction)."""
+    digest = digest_of(raw)
     if cache is not None:
-        hit = _cache_read(cache, path, digest)
+        hit = cache.get(path, digest)
         if hit is not None:
-            return replace(hit, stamp=stamp)
-    loaded = replace(_load_bytes(path, raw), stamp=stamp)
+            return hit
+    loaded = _load_bytes(path, raw, digest)
     if cache is not None:
-        _cache_write(cache, loaded, digest)
+        cache.put(loaded)
     return loaded
 
 
-def _load_bytes(path: Path, raw: bytes) -> Loaded:
+def _load_bytes(path: Path, raw: bytes, digest: str) -> Loaded:
     doc = parse_toml(raw, path)
     schema = doc.get("schema")
+    where = shown(path)
     if isinstance(schema, bool) or not isinstance(schema, int):
-        raise StorageError(f"{path}: 'schema' must be a whole number, not {schema!r}")
+        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
     if schema > SCHEMA:
         raise StorageError(
-            f"{path}: written by a newer referee (schema {schema}, this one reads {SCHEMA});"
+            f"{where}: written by a newer referee (schema {schema:.0f}, this one reads {SCHEMA});"
             " upgrade referee"
         )
     original = schema
     while schema < SCHEMA:
         if schema not in MIGRATIONS:
-            raise StorageError(f"{path}: schema {schema} is too old to read")
+            raise StorageError(f"{where}: schema {schema} is too old to read")
         doc = MIGRATIONS[schema](doc)
         schema += 1
     try:
         session = session_from_doc(doc)
         state = replay(session)
     except ReplayError as error:
-        raise StorageError(f"{path}, {error}") from None
+        raise StorageError(f"{where}, {error}") from None
     except RefereeError as error:
-        raise StorageError(f"{path}: {error}") from None
-    return Loaded(path, session, state, original)
+        raise StorageError(f"{where}: {error}") from None
+    return Loaded(path, session, state, original, digest)
 
 
-# The replay cache holds derived data only: the session file stays the one source of truth.
-# Pickle is used because states are the games' own dataclasses; the folder is the user's own
-# data folder, never shared, and any entry that fails to read is ignored.
-_CACHE_KEY = f"referee {__version__} schema {SCHEMA}"
+# ---------------------------------------------------------------------------- the replay cache
 
 
-def keep_replay(cache: Path, loaded: Loaded) -> None:
-    """Keep `loaded` as the replay of its file as it is now on disk (best effort)."""
-    try:
-        raw = loaded.path.read_bytes()
-    except OSError:
-        return
-    _cache_write(cache, loaded, hashlib.sha256(raw).hexdigest())
+@functools.cache
+def code_digest() -> str:
+    """A digest of referee's own sources: an edited engine never serves an old replay."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256()
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(source.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
-def _cache_file(cache: Path, path: Path) -> Path:
-    name = hashlib.sha1(str(path.resolve()).encode(), usedforsecurity=False).hexdigest()[:20]
-    return cache / f"{name}.pickle"
+class Cache:
+    """Replays of session files, kept so a long night shows as fast as a short one.
 
+    Derived data only, in the user's cache folder (never the data folder, which may be synced
+    or shared): private to the user, JSON (a format that cannot run code), keyed on the bytes
+    of the session file and the code of the engine. Anything odd about an entry or the folder
+    means a replay, never an error; deleting the folder is always safe.
+    """
 
-def _cache_read(cache: Path, path: Path, digest: str) -> Loaded | None:
-    import pickle
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
-    try:
-        with _cache_file(cache, path).open("rb") as handle:
-            key, found = pickle.load(handle)
-    except Exception:  # a missing, old or broken cache entry only means: replay
-        return None
-    if key != (_CACHE_KEY, digest) or not isinstance(found, Loaded):
-        return None
-    return replace(found, path=path)
+    @classmethod
+    def default(cls) -> Cache:
+        """`$XDG_CACHE_HOME/referee`, else `~/.cache/referee` (Linux, macOS and Termux alike)."""
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return cls(Path(base) / "referee")
 
+    def is_private(self, *, create: bool = False) -> bool:
+        """Whether the folder is ours alone (a real folder of ours, closed to others)."""
+        try:
+            if create and not self.root.exists():
+                self.root.parent.mkdir(parents=True, exist_ok=True)
+                self.root.mkdir(mode=0o700)
+            info = os.lstat(self.root)
+        except OSError:
+            return False
+        return (
+            stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077 == 0
+        )
 
-def _cache_write(cache: Path, loaded: Loaded, digest: str) -> None:
-    import pickle
+    def entry(self, path: Path) -> Path:
+        """The one entry a session file has (rewritten as the file changes)."""
+        name = hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:32]
+        return self.root / f"{name}.json"
 
-    target = _cache_file(cache, loaded.path)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        with temp.open("wb") as handle:
-            pickle.dump(((_CACHE_KEY, digest), loaded), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, target)  # noqa: PTH105 -- the same call as the session save
-    except Exception:  # a cache that cannot be written is only a slower next start
-        with contextlib.suppress(OSError):
-            temp.unlink()
+    def key(self, digest: str) -> list[object]:
+        """What an entry must match to be served."""
+        return [digest, code_digest(), SCHEMA]
+
+    def get(self, path: Path, digest: str) -> Loaded | None:
+        """The kept replay of `path` whose bytes have `digest`, or None (then replay)."""
+        if not self.is_private():
+            return None
+        try:
+            fd = os.open(self.entry(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                    return None
+                raw = handle.read(MAX_FILE_BYTES + 1)
+            found = json.loads(raw)
+            if not isinstance(found, dict) or found.get("key") != self.key(digest):
+                return None
+            session = session_from_doc(found["session"])
+            state = from_plain(session.engine.state_type, found["state"])
+            schema = found["schema"]
+            if isinstance(schema, bool) or not isinstance(schema, int):
+                return None
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, RefereeError):
+            return None  # a missing, old, broken or planted entry only means: replay
+        return Loaded(path, session, state, schema, digest)
+
+    def put(self, loaded: Loaded) -> None:
+        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort)."""
+        if not loaded.digest or not self.is_private(create=True):
+            return
+        target = self.entry(loaded.path)
+        temp = target.with_name(f".{target.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+        try:
+            document = {
+                "key": self.key(loaded.digest),
+                "schema": loaded.schema,
+                "session": session_to_doc(loaded.session),
+                "state": to_plain(loaded.state),
+            }
+            data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(temp, flags, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(temp, target)  # noqa: PTH105 -- the same call as the session save
+        except (OSError, ValueError, TypeError):  # a cache not written is only a slower start
+            with contextlib.suppress(OSError):
+                temp.unlink()
 
 
 def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -280,33 +369,59 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
 
 
 def session_from_doc(doc: Mapping[str, Any]) -> Session:
-    """A `Session` from a parsed, current-schema document; `UsageError` on a bad shape."""
+    """A `Session` from a parsed, current-schema document, checked as strictly as typed input."""
     game = games.canonical(_text(doc, "game"))
     players_doc = doc.get("players")
     if not isinstance(players_doc, list) or not players_doc:
         raise UsageError("'players' must be a list of {name = ...} tables")
     players = []
     for item in players_doc:
-        if not isinstance(item, dict):
-            raise UsageError("'players' must be a list of {name = ...} tables")
+        if not isinstance(item, dict) or set(item) - {"name", "nickname"}:
+            raise UsageError("'players' must be a list of {name = ..., nickname = ...} tables")
+        name = _text(item, "name")
         nickname = item.get("nickname")
         if nickname is not None and not isinstance(nickname, str):
-            raise UsageError(f"nickname of {item.get('name')!r} must be a string")
-        players.append(PlayerInfo(_text(item, "name"), nickname))
+            raise UsageError(f"the nickname of {quote(name)} must be a string")
+        for text, what in ((name, "player name"), (nickname, "nickname")):
+            if text is not None and check_name(text, what) != text:
+                raise UsageError(f"{what} {quote(text)} has spaces around it")
+        players.append(PlayerInfo(name, nickname))
     options = _table(doc, "options")
-    if not all(isinstance(v, str | int) for v in options.values()):
+    if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in options.values()):
         raise UsageError("'options' must hold strings and numbers")
+    name = _text(doc, "name", "")
+    if name:
+        check_session_name(name)
     return Session(
-        name=_text(doc, "name", ""),
+        name=name,
         game=game,
         ruleset=dict(_table(doc, "ruleset")),
-        players=tuple(players),
+        players=check_players(players, game),
         options=dict(options),
         events=_events(doc, "events"),
         undone=_events(doc, "undone"),
         created=_text(doc, "created", ""),
         updated=_text(doc, "updated", ""),
     )
+
+
+def session_to_doc(session: Session) -> dict[str, Any]:
+    """A session as the plain document its file holds."""
+    return {
+        "schema": SCHEMA,
+        "name": session.name,
+        "game": session.game,
+        "created": session.created,
+        "updated": session.updated,
+        "players": [
+            {"name": p.name, **({"nickname": p.nickname} if p.nickname else {})}
+            for p in session.players
+        ],
+        "events": [dict(e) for e in session.events],
+        "undone": [dict(e) for e in session.undone],
+        "options": dict(session.options),
+        "ruleset": dict(session.ruleset),
+    }
 
 
 def session_to_text(session: Session) -> str:
@@ -317,18 +432,9 @@ def session_to_text(session: Session) -> str:
     """
     import tomli_w
 
-    head: dict[str, Any] = {
-        "schema": SCHEMA,
-        "name": session.name,
-        "game": session.game,
-        "created": session.created,
-        "updated": session.updated,
-        "players": [
-            {"name": p.name, **({"nickname": p.nickname} if p.nickname else {})}
-            for p in session.players
-        ],
-    }
-    tables: dict[str, Any] = {"options": dict(session.options), "ruleset": dict(session.ruleset)}
+    doc = session_to_doc(session)
+    head = {k: doc[k] for k in ("schema", "name", "game", "created", "updated", "players")}
+    tables = {k: doc[k] for k in ("options", "ruleset")}
     head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
     if _parse(head_text) != head or _parse(tables_text) != tables:
         raise StorageError("refusing to save: the text would not read back the same")
@@ -378,11 +484,11 @@ def _crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a crash leaves the old or the new file, never a mix."""
+def atomic_write(path: Path, content: str | bytes) -> None:
+    """Replace `path` with `content` so that a crash leaves the old or the new file, never a mix."""
     import tempfile
 
-    data = text.encode("utf-8")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     folder = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
@@ -414,15 +520,20 @@ def save(
     schema_on_disk: int | None = None,
     *,
     state: Any = None,
-    cache: Path | None = None,
+    cache: Cache | None = None,
 ) -> Loaded:
     """Write `session` atomically, stamping `updated`; back up a file of an older schema first.
 
-    Returns what was saved as a `Loaded`; with `state` (the replay of `session`) and a `cache`
-    folder, the next load of this file needs no replay.
+    Returns what was saved as a `Loaded` (its digest is of the bytes written); with `state`
+    (the replay of `session`) and a `cache`, the next load of this file needs no replay.
     """
     session = replace(session, updated=now())
-    text = session_to_text(session)
+    data = session_to_text(session).encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        raise StorageError(
+            f"{shown(path)}: not saved: the session would pass the {MAX_FILE_BYTES} byte limit"
+            " that files are read with; start a new session"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # We hold the lock, so a temp file of this session belongs to a writer that was killed.
@@ -435,26 +546,44 @@ def save(
                 import shutil
 
                 shutil.copy2(path, backup)
-        atomic_write(path, text)
+        atomic_write(path, data)
     except OSError as error:
-        raise StorageError(f"{path}: not saved: {error.strerror or error}") from None
-    saved = Loaded(path, session, state, SCHEMA, _stamp(path))
+        raise StorageError(f"{shown(path)}: not saved: {error.strerror or error}") from None
+    saved = Loaded(path, session, state, SCHEMA, digest_of(data))
     if cache is not None and state is not None:
-        _cache_write(cache, saved, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        cache.put(saved)
     return saved
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another terminal's lock: `$REFEREE_LOCK_TIMEOUT`, default 5."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "5")
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= LOCK_TIMEOUT_MAX:  # also refuses nan
+        raise UsageError(
+            f"{LOCK_TIMEOUT_ENV} must be a number of seconds from 0 to {LOCK_TIMEOUT_MAX:.0f},"
+            f" not {quote(text)}"
+        )
+    return seconds
 
 
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold the session's lock file (never the data file, which gets replaced)."""
+    """Hold the session's lock file (never the data file, which gets replaced).
+
+    The folder must exist: a refused command never creates folders or lock files.
+    """
     if timeout is None:
-        timeout = float(os.environ.get(LOCK_TIMEOUT_ENV, "5"))
+        timeout = lock_timeout()
     lock_path = path.with_name(path.name.removesuffix(".toml") + ".lock")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as error:
-        raise StorageError(f"{lock_path}: cannot lock: {error.strerror or error}") from None
+        reason = error.strerror or error
+        raise StorageError(f"{shown(lock_path)}: cannot lock: {reason}") from None
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -464,7 +593,7 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise StorageError(
-                        f"{path}: another referee is writing this session; try again"
+                        f"{shown(path)}: another referee is writing this session; try again"
                     ) from None
                 time.sleep(0.01)
         yield
@@ -492,15 +621,23 @@ Change = Callable[[Session, Any], tuple[Session, Any, T]]
 
 
 def transaction(
-    path: Path, change: Change[T], cache: Path | None = None, known: Loaded | None = None
+    path: Path, change: Change[T], cache: Cache | None = None, known: Loaded | None = None
 ) -> Saved[T]:
-    """Under the lock: load, apply `change`, save. A refused change writes nothing.
+    """Under the lock: read, apply `change`, save. A refused change writes nothing.
 
     `change(session, state)` returns the new session, its state (None: replay it) and a value.
-    `known` is a copy already in memory (the shell's), used while the file is unchanged.
+    `known` is a copy already in memory (the shell's): it is used only when its digest is the
+    digest of the bytes read here, under the lock, so a change always builds on the file as it
+    is, never on a copy another terminal has since replaced.
     """
+    path = follow_links(path)
+    read_bytes(path, "session file")  # refuse a missing session before making a lock file
     with locked(path):
-        loaded = known if known is not None and known.is_current() else load(path, cache)
+        raw = read_bytes(path, "session file")
+        if known is not None and known.path == path and known.digest == digest_of(raw):
+            loaded = known
+        else:
+            loaded = load_bytes(path, raw, cache)
         session, state, value = change(loaded.session, loaded.state)
         if state is None:
             state = replay(session)
@@ -508,12 +645,13 @@ def transaction(
     return Saved(saved, value)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, what: str = "file") -> str:
     """A small text file, or a clear `StorageError`."""
+    raw = read_bytes(path, what)
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise StorageError(f"{path}: cannot read: {error}") from None
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StorageError(f"{shown(path)}: not UTF-8 text") from None
 
 
 def now() -> str:
@@ -524,12 +662,24 @@ def now() -> str:
 
 
 def create(path: Path, session: Session) -> Session:
-    """Write a brand-new session, refusing to overwrite an existing file."""
+    """Write a brand-new session, refusing to overwrite an existing file (or link)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        where = shown(path.parent)
+        raise StorageError(f"{where}: cannot make the folder: {error.strerror or error}") from None
     with locked(path):
-        if path.exists():
-            raise UsageError(f"a session file already exists at {path}: pick another --name")
+        if path.exists() or path.is_symlink():
+            where = shown(path)
+            raise UsageError(f"a session file already exists at {where}: pick another --name")
         stamped = replace(session, created=now())
         return save(path, stamped, state=replay(stamped)).session
+
+
+def discard(path: Path) -> None:
+    """Remove a session just created whose creation could not be finished (best effort)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 # ---------------------------------------------------------------------------- rulesets
@@ -564,6 +714,6 @@ def load_ruleset(ref: str) -> dict[str, Any]:
     path = ruleset_path(ref)
     table = read_toml(path, "ruleset")
     if not isinstance(table.get("game"), str):
-        raise StorageError(f'{path}: a ruleset needs game = "kariki" (or another game)')
+        raise StorageError(f'{shown(path)}: a ruleset needs game = "kariki" (or another game)')
     table.setdefault("name", path.stem)
     return table

@@ -99,13 +99,13 @@ def new(
     from referee.session import initial, resolve_index
 
     game_name = games.canonical(game)
-    engine = games.load(game_name)
+    games.load(game_name)  # an unknown game or one without sessions is refused first
     table = storage.load_ruleset(ruleset or game_name)
     if table.get("game") != game_name:
         raise UsageError(
             f"ruleset {table.get('name')!r} is for {table.get('game')}, not {game_name}"
         )
-    people = parse_players(players, nick or (), engine.min_players)
+    people = parse_players(players, nick or (), game_name)
     names = [p.name for p in people]
     options: dict[str, str | int] = {
         "first": names[resolve_index(names, first)] if first else names[0],
@@ -119,7 +119,11 @@ def new(
     initial(session)  # checks the ruleset and the options before anything is written
     path = here.session_path(session_name)
     session = storage.create(path, session)
-    here.set_current(session_name)
+    try:
+        here.set_current(session_name)
+    except RefereeError:
+        storage.discard(path)  # not current, so not started: a retry must work
+        raise
     output.print_text(f"started {session_name} ({game_name})")
     draw_card(session)
 
@@ -201,7 +205,7 @@ def list_sessions() -> None:
     for path in paths:
         mark = "*" if path.stem == current else " "
         try:
-            loaded = storage.load(path, here.cache)
+            loaded = storage.load(path, storage.Cache.default())
         except RefereeError as error:
             lines.append(f"{mark} {path.stem}\n    unreadable: {error}")
             continue
@@ -221,8 +225,10 @@ def use(name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]) -> N
     here = home()
     path = storage.resolve(here, name)
     storage.load(path)  # refuse to point at something unreadable
-    here.set_current(name if storage.is_path(name) else check_session_name(name))
-    output.print_text(f"current session: {name}")
+    # A path is kept resolved, so the pointer means the same file from any folder.
+    ref = str(path.resolve()) if storage.is_path(name) else check_session_name(name)
+    here.set_current(ref)
+    output.print_text(f"current session: {ref}")
 
 
 @app.command()

@@ -46,27 +46,25 @@ class Workspace:
 
     home: storage.Home = field(default_factory=home)
     known: storage.Loaded | None = None
-    write_cache: bool = True  # the shell writes its replay cache once, on the way out
-
-    @property
-    def cache(self) -> Path | None:
-        """Where replays are kept, unless this process keeps them itself."""
-        return self.home.cache if self.write_cache else None
+    keeps_replays: bool = False  # the shell keeps its replay in memory, cached once on exit
+    cache: storage.Cache = field(default_factory=storage.Cache.default)
 
     def load(self, ref: str | None) -> storage.Loaded:
-        """The session `ref` names: the copy in memory if its file is unchanged, else read."""
+        """The session `ref` names: the copy in memory if its file's bytes are unchanged."""
         path = storage.resolve(self.home, ref)
+        raw = storage.read_bytes(path, "session file")
         known = self.known
-        if known is not None and known.path == path and known.is_current():
+        if known is not None and known.path == path and known.digest == storage.digest_of(raw):
             return known
-        self.known = storage.load(path, self.home.cache)
+        self.known = storage.load_bytes(path, raw, None if self.keeps_replays else self.cache)
         return self.known
 
     def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
         """Run a change of the session `ref` names under its lock, and remember the result."""
         path = storage.resolve(self.home, ref)
         known = self.known if self.known is not None and self.known.path == path else None
-        result = storage.transaction(path, change, self.cache, known)
+        cache = None if self.keeps_replays else self.cache
+        result = storage.transaction(path, change, cache, known)
         self.known = result.loaded
         return result
 

@@ -33,7 +33,7 @@ class Shell:
     """One session's prompt loop."""
 
     def __init__(self, ref: str | None) -> None:
-        self.space = Workspace(write_cache=False)
+        self.space = Workspace(keeps_replays=True)
         self.path = storage.resolve(self.space.home, ref)
         self.ref = str(self.path)
         loaded = self.space.load(self.ref)
@@ -166,7 +166,10 @@ class Shell:
         readline.parse_and_bind("tab: complete")
 
     def _keep_cache(self) -> None:
-        """Leave the replay for the next command, which then starts without replaying."""
-        known = self.space.known
-        if known is not None and known.is_current():
-            storage.keep_replay(self.space.home.cache, known)
+        """Leave the replay for the next command, which then starts without replaying.
+
+        It is kept under the digest of the bytes it was replayed from (or saved as), never
+        of the file as it is now: if another terminal wrote since, the entry simply misses.
+        """
+        if self.space.known is not None:
+            self.space.cache.put(self.space.known)

@@ -26,7 +26,10 @@ class Game(ABC, Generic[R, S, E]):
     """A game's pure rules engine, seen from the session layer."""
 
     name: str
+    title: str  # as the game is written in sentences: "Kariki"
     min_players: int = 2
+    max_players: int = 20
+    state_type: type[S]  # what the replay cache rebuilds states as (see referee.plain)
 
     @abstractmethod
     def rules_from_table(self, table: Mapping[str, object], source: str) -> R:

@@ -299,8 +299,6 @@ def _name(state: State, i: int | None) -> str:
 
 def start(rules: Rules, players: Sequence[PlayerInfo], options: Mapping[str, object]) -> State:
     """Seat the table: `first` won the roll-off, `direction` is left or right."""
-    if len(players) < 2:
-        raise UsageError(f"Kariki needs at least 2 players, got {len(players)}")
     seats = tuple(Seat(p.name, p.nickname) for p in players)
     first = options.get("first", players[0].name)
     names = [p.name for p in players]
@@ -721,7 +719,10 @@ class Kariki(Game[Rules, State, Event]):
     """Kariki plugged into sessions."""
 
     name = "kariki"
+    title = "Kariki"
     min_players = 2
+    max_players = 20
+    state_type = State
 
     def rules_from_table(self, table: Mapping[str, object], source: str) -> Rules:
         return Rules.from_table(table, source)
