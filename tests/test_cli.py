@@ -235,7 +235,7 @@ def test_rules_commands(referee: Runner, tmp_path: Path) -> None:
     bad.write_text('game = "kariki"\nraise = "sometimes"\nberry_limit = 0\ncolour = "red"\n')
     result = referee("rules", "check", str(bad))
     assert result.code == 1 and result.err.count("\n") == 1
-    for part in ("raise must be one of", "berry_limit must be at least 1", "'colour'"):
+    for part in ("raise must be one of", "berry_limit must be from 1 to 99", "'colour'"):
         assert part in result.err
     broken = tmp_path / "broken.toml"
     broken.write_text("game = \n")

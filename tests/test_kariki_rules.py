@@ -385,7 +385,7 @@ def test_ruleset_reports_every_problem_at_once() -> None:
     with pytest.raises(RulesetError) as caught:
         k.Rules.from_table({"raise": "sometimes", "berry_limit": 0, "truth": 3, "colour": "red"})
     message = str(caught.value)
-    for part in ("raise must be one of", "berry_limit must be at least 1", "truth", "'colour'"):
+    for part in ("raise must be one of", "berry_limit must be from 1 to 99", "truth", "'colour'"):
         assert part in message
 
 

@@ -51,3 +51,12 @@ def quote(text: str, limit: int = 24) -> str:
     """
     shown = text if len(text) <= limit else text[: limit - 1] + "…"
     return repr(shown)
+
+
+def quote_number(n: int) -> str:
+    """A number for an error message, even one too large to print (a hand-edited file).
+
+    >>> quote_number(7), quote_number(10**5000)
+    ('7', 'a number too large to show')
+    """
+    return str(n) if -(10**12) < n < 10**12 else "a number too large to show"

@@ -10,12 +10,13 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
-from referee.errors import RulesetError
+from referee.errors import RulesetError, quote_number
 
 E = TypeVar("E", bound=Enum)
 
 # Keys every ruleset may carry besides its game's own.
 COMMON_KEYS = frozenset({"game", "name", "description"})
+LIST_MAX = 32
 
 
 class TableReader:
@@ -27,14 +28,16 @@ class TableReader:
         self.problems: list[str] = []
         self._seen: set[str] = set(COMMON_KEYS)
 
-    def integer(self, key: str, default: int, *, minimum: int = 0) -> int:
-        """An integer key, at least `minimum`."""
+    def integer(self, key: str, default: int, *, minimum: int = 0, maximum: int = 99) -> int:
+        """An integer key from `minimum` to `maximum` (no ruleset needs absurd numbers)."""
         value = self._get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problems.append(f"{key} must be a whole number, not {value!r}")
+            self.problems.append(f"{key} must be a whole number, not {value!r:.20}")
             return default
-        if value < minimum:
-            self.problems.append(f"{key} must be at least {minimum}, not {value}")
+        if not minimum <= value <= maximum:
+            self.problems.append(
+                f"{key} must be from {minimum} to {maximum}, not {quote_number(value)}"
+            )
             return default
         return value
 
@@ -56,23 +59,45 @@ class TableReader:
         self.problems.append(f"{key} must be one of {allowed}, not {value!r}")
         return default
 
-    def int_list(self, key: str, default: tuple[int, ...], *, minimum: int = 0) -> tuple[int, ...]:
-        """A list of whole numbers."""
+    def int_list(
+        self, key: str, default: tuple[int, ...], *, minimum: int = 0, maximum: int = 99
+    ) -> tuple[int, ...]:
+        """A short list of whole numbers from `minimum` to `maximum`."""
         value = self._get(key, list(default))
-        if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in value
+        if (
+            not isinstance(value, list)
+            or len(value) > LIST_MAX
+            or not all(
+                isinstance(v, int) and not isinstance(v, bool) and minimum <= v <= maximum
+                for v in value
+            )
         ):
-            self.problems.append(f"{key} must be a list of whole numbers >= {minimum}")
+            self.problems.append(
+                f"{key} must be a list of at most {LIST_MAX} whole numbers"
+                f" from {minimum} to {maximum}"
+            )
             return default
         return tuple(value)
 
     def str_list(self, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-        """A list of strings."""
+        """A short list of short, printable strings."""
         value = self._get(key, list(default))
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.problems.append(f"{key} must be a list of strings")
+        if (
+            not isinstance(value, list)
+            or len(value) > LIST_MAX
+            or not all(isinstance(v, str) and len(v) <= 40 and v.isprintable() for v in value)
+        ):
+            self.problems.append(f"{key} must be a list of at most {LIST_MAX} short strings")
             return default
         return tuple(value)
+
+    def text(self, key: str, default: str, *, limit: int = 200) -> str:
+        """A line of text shown to users (a description, a rule's wording)."""
+        value = self._get(key, default)
+        if not isinstance(value, str) or len(value) > limit or not value.isprintable():
+            self.problems.append(f"{key} must be one line of printable text, at most {limit}")
+            return default
+        return value
 
     def subtable(self, key: str) -> Mapping[str, object]:
         """A nested table (empty when absent)."""
@@ -82,12 +107,18 @@ class TableReader:
             return {}
         return value
 
+    def all_problems(self) -> list[str]:
+        """Every problem so far, and every key nobody asked for."""
+        unknown = sorted(set(self.table) - self._seen)
+        return self.problems + [f"unknown key {k!r:.40}" for k in unknown]
+
     def finish(self) -> None:
         """Raise one `RulesetError` naming every problem and every unknown key."""
-        unknown = sorted(set(self.table) - self._seen)
-        problems = self.problems + [f"unknown key {k!r}" for k in unknown]
+        for key in ("name", "description"):
+            self.text(key, "")
+        problems = self.all_problems()
         if problems:
-            raise RulesetError(f"{self.source}: " + "; ".join(problems))
+            raise RulesetError(f"{self.source}: " + "; ".join(problems[:12]))
 
     def _get(self, key: str, default: object) -> object:
         self._seen.add(key)

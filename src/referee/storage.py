@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from referee import games
-from referee.errors import RefereeError, StorageError, UsageError, quote
+from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
 from referee.plain import from_plain, to_plain
 from referee.session import ReplayError, Session, check_players, check_session_name, replay
@@ -217,8 +217,8 @@ def _load_bytes(path: Path, raw: bytes, digest: str) -> Loaded:
         raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
     if schema > SCHEMA:
         raise StorageError(
-            f"{where}: written by a newer referee (schema {schema:.0f}, this one reads {SCHEMA});"
-            " upgrade referee"
+            f"{where}: written by a newer referee (schema {quote_number(schema)},"
+            f" this one reads {SCHEMA}); upgrade referee"
         )
     original = schema
     while schema < SCHEMA:

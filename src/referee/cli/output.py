@@ -5,10 +5,13 @@ Rich is imported only when a screen is drawn, so `--json` and errors never pay f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
+
+from referee.text import printable
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -16,20 +19,29 @@ if TYPE_CHECKING:
 
 def error_line(message: str) -> None:
     """One line on stderr, red on a colour terminal."""
-    text = " ".join(f"error: {message}".split())
+    text = " ".join(printable(f"error: {message}").split())
     if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
         text = f"\x1b[31m{text}\x1b[0m"
     sys.stderr.write(text + "\n")
 
 
 def print_json(document: Any) -> None:
-    """One JSON document on stdout and nothing else."""
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    """One JSON document on stdout and nothing else.
+
+    JSON escapes C0 controls itself; C1 controls, bidi marks and line separators are escaped
+    here too (they can only stand inside strings), so the document is safe on a terminal.
+    """
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if not text.isprintable():
+        text = "".join(
+            c if c == "\n" or c.isprintable() or c == " " else f"\\u{ord(c):04x}" for c in text
+        )
+    sys.stdout.write(text + "\n")
 
 
 def print_text(text: str) -> None:
-    """Plain lines on stdout, for outputs that need no drawing."""
-    sys.stdout.write(text.rstrip("\n") + "\n")
+    """Plain lines on stdout, for outputs that need no drawing; never a raw control character."""
+    sys.stdout.write(printable(text.rstrip("\n"), keep_newlines=True) + "\n")
 
 
 def print_wrapped(text: str) -> None:
@@ -47,27 +59,33 @@ def console() -> Console:
     """The stdout console: colour follows the terminal, NO_COLOR and pipes get plain text."""
     from rich.console import Console
 
-    return Console(highlight=False, emoji=False, soft_wrap=False)
+    return Console(highlight=False, emoji=False, soft_wrap=False, width=width())
 
 
 def draw(*renderables: RenderableType | str) -> None:
-    """Draw renderables on stdout."""
+    """Draw renderables on stdout; a string is shown literally (never as Rich markup)."""
     out = console()
     for item in renderables:
         if isinstance(item, str):
             from rich.text import Text
 
-            item = Text(item)
+            item = Text(printable(item, keep_newlines=True))
         out.print(item)
 
 
+MIN_WIDTH, MAX_WIDTH = 20, 400
+
+
 def width() -> int:
-    """The width screens are laid out for (COLUMNS, the terminal, else 80)."""
-    try:
-        return int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns
-    except (OSError, ValueError):
+    """The width screens are laid out for: COLUMNS, the terminal, else 80; kept sane."""
+    found = 0
+    with contextlib.suppress(ValueError):
+        found = int(os.environ.get("COLUMNS", ""))
+    if found <= 0:
+        try:
+            found = os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError):
+            found = 0
+    if found <= 0:
         return 80
+    return max(MIN_WIDTH, min(MAX_WIDTH, found))

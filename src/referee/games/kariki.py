@@ -6,16 +6,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
 from referee.games.base import Game, PlayerInfo, int_field, str_field
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
-from referee.ruleset import TableReader
+from referee.ruleset import LIST_MAX, TableReader
+
+# Bounds no real table reaches, so that no typed or hand-edited number can stall a command.
+MAX_BUY_IN = 1_000_000
+MAX_SLASHES = 99  # slashes in one event
+MAX_SECONDS = 3600  # a die an hour on the ground
 
 # ---------------------------------------------------------------------------- rules
 
@@ -79,7 +85,7 @@ class Rules:
         r = TableReader(table, source)
         d = cls()
         rules = cls(
-            buy_in=r.integer("buy_in", d.buy_in),
+            buy_in=r.integer("buy_in", d.buy_in, maximum=MAX_BUY_IN),
             after_kariki_starter=r.choice("after_kariki_starter", Starter, d.after_kariki_starter),
             raise_rule=r.choice("raise", Raise, d.raise_rule),
             truth=r.choice("truth", Truth, d.truth),
@@ -105,22 +111,28 @@ class Rules:
         return found[0]
 
 
+_SLASH_RULE_RE = re.compile(r"[a-z][a-z0-9_-]{0,15}", re.ASCII)
+
+
 def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
     rules = []
-    for name, body in r.subtable("slash_rules").items():
-        if not isinstance(body, Mapping) or not isinstance(body.get("text"), str):
-            r.problems.append(f'slash_rules.{name} needs text = "..."')
+    table = r.subtable("slash_rules")
+    if len(table) > LIST_MAX:
+        r.problems.append(f"slash_rules may name at most {LIST_MAX} rules")
+        return ()
+    for name, body in table.items():
+        if not _SLASH_RULE_RE.fullmatch(name):
+            r.problems.append(
+                f"slash rule {name!r:.24} needs a short lower-case name, like drop or seat"
+            )
             continue
-        seconds = body.get("seconds_per_slash")
-        if seconds is not None and (
-            isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1
-        ):
-            r.problems.append(f"slash_rules.{name}.seconds_per_slash must be a whole number >= 1")
-            seconds = None
-        extra = set(body) - {"text", "seconds_per_slash"}
-        if extra:
-            r.problems.append(f"slash_rules.{name} has unknown keys {sorted(extra)}")
-        rules.append(SlashRule(str(name).lower(), str(body["text"]), seconds))
+        sub = TableReader(body if isinstance(body, Mapping) else {}, f"slash_rules.{name}")
+        text = sub.text("text", "")
+        seconds = sub.integer("seconds_per_slash", 0, maximum=MAX_SECONDS)
+        if not isinstance(body, Mapping) or not text:
+            sub.problems.append('it needs text = "..."')
+        r.problems += [f"slash_rules.{name}: {p}" for p in sub.all_problems()]
+        rules.append(SlashRule(name, text, seconds or None))
     return tuple(rules)
 
 
@@ -310,8 +322,8 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Mapping[str, obj
     if direction not in ("left", "right"):
         raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
     buy_in = options.get("buy_in", rules.buy_in)
-    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in < 0:
-        raise UsageError(f"the buy-in must be a whole number >= 0, not {buy_in!r}")
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
+        raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
     return State(
         rules=rules,
         seats=seats,
@@ -495,15 +507,17 @@ def slash_count(event: Slash, rules: Rules) -> int:
     if event.count is not None and event.seconds is not None:
         raise UsageError("give --count or --seconds, not both")
     if event.count is not None:
-        if event.count < 1:
-            raise UsageError(f"a slash count must be at least 1, not {event.count}")
+        if not 1 <= event.count <= MAX_SLASHES:
+            raise UsageError(
+                f"a slash count is 1 to {MAX_SLASHES}, not {quote_number(event.count)}"
+            )
         return event.count
     if event.seconds is not None:
         rule = rules.slash_rule(event.rule) if event.rule else None
         if rule is None or rule.seconds_per_slash is None:
             raise UsageError("--seconds goes with a timed rule such as 'drop'")
-        if event.seconds < 0:
-            raise UsageError(f"seconds must be 0 or more, not {event.seconds}")
+        if not 0 <= event.seconds <= MAX_SECONDS:
+            raise UsageError(f"seconds are 0 to {MAX_SECONDS}, not {quote_number(event.seconds)}")
         return event.seconds // rule.seconds_per_slash + 1
     return 1
 
@@ -515,20 +529,19 @@ def _slash(state: State, event: Slash) -> State:
         raise RuleViolation(f"{seat.name} is out of the game")
     rule = state.rules.slash_rule(event.rule) if event.rule else None
     n = slash_count(event, state.rules)
+    due, rest = divmod(seat.slashes + n, state.rules.slashes_per_berry)
     seats = list(state.seats)
-    seats[i] = replace(seat, slashes=seat.slashes + n)
+    seats[i] = replace(seat, slashes=rest)
     state = replace(state, seats=tuple(seats))
-    berries = 0
-    while state.seats[i].slashes >= state.rules.slashes_per_berry:
-        seats = list(state.seats)
-        seats[i] = replace(seats[i], slashes=seats[i].slashes - state.rules.slashes_per_berry)
-        state = _berry(replace(state, seats=tuple(seats)), i, Cause.SLASHES)
-        berries += 1
+    hung = 0
+    while hung < due and not state.seats[i].out:
+        state = _berry(state, i, Cause.SLASHES)
+        hung += 1
     why = f" ({rule.name})" if rule else ""
     plural = "es" if n > 1 else ""
     ruling = f"{seat.name}: {n} slash{plural}{why}"
-    if berries:
-        ruling += f", {berries} berr{'ies' if berries > 1 else 'y'}"
+    if hung:
+        ruling += f", {hung} berr{'ies' if hung > 1 else 'y'}"
     return replace(state, ruling=ruling)
 
 

@@ -6,6 +6,9 @@ import importlib
 from typing import Any
 
 from rich.console import RenderableType
+from rich.text import Text
+
+from referee.text import printable
 
 # Game -> module with `card(state, title, width) -> RenderableType`.
 CARDS = {"kariki": "referee.render.kariki"}
@@ -26,5 +29,10 @@ def history(rulings: list[str]) -> RenderableType:
     grid.add_column(justify="right", no_wrap=True)
     grid.add_column(overflow="fold")
     for number, ruling in enumerate(rulings, start=1):
-        grid.add_row(str(number), ruling)
+        grid.add_row(str(number), literal(ruling))
     return grid
+
+
+def literal(text: str, style: str = "") -> Text:
+    """Text from a user or a file, shown as typed: no markup, no raw control characters."""
+    return Text(printable(text), style=style)

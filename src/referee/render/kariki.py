@@ -11,6 +11,7 @@ from rich.text import Text
 
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
+from referee.text import printable
 
 GLYPHS: dict[Cause, str] = {
     Cause.LIE: "T",  # the seed's tear: a bluff caught
@@ -47,9 +48,9 @@ def player_block(state: State, index: int) -> Text:
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     head = Text("> " if on_turn else "  ", style="bold")
-    head.append(seat.name, style="bold" if on_turn else "")
+    head.append(printable(seat.name), style="bold" if on_turn else "")
     if seat.nickname:
-        head.append(f" ({seat.nickname})", style="italic")
+        head.append(f" ({printable(seat.nickname)})", style="italic")
     status = _status(state, index)
     lines = cross(seat)
     limit = state.rules.berry_limit
@@ -85,9 +86,11 @@ def _status(state: State, index: int) -> tuple[str, str] | None:
 def situation(state: State) -> Text:
     """Whose turn it is and what they face, in one or two lines."""
     if state.is_over:
-        text = Text(f"{state.winner} wins the pot of {state.pot}", style="bold green")
+        text = Text(
+            f"{printable(state.winner or '')} wins the pot of {state.pot}", style="bold green"
+        )
         return text if state.winner else Text("nobody is left standing")
-    who = state.seats[state.turn].name
+    who = printable(state.seats[state.turn].name)
     claim = LADDER.name(state.claim) if state.claim is not None else None
     text = Text()
     text.append(who, style="bold")
@@ -101,9 +104,10 @@ def situation(state: State) -> Text:
     assert claim is not None and state.roller is not None  # a live claim has a roller
     text.append(f" faces {claim}: {' / '.join(choices(state))}")
     answers = state.seats[state.responsible if state.responsible is not None else state.roller]
-    text.append(f"\nclaimed by {state.seats[state.roller].name}, {answers.name} answers")
+    roller = printable(state.seats[state.roller].name)
+    text.append(f"\nclaimed by {roller}, {printable(answers.name)} answers")
     if state.passers:
-        text.append("\npassed: " + ", ".join(state.seats[p].name for p in state.passers))
+        text.append("\npassed: " + ", ".join(printable(state.seats[p].name) for p in state.passers))
         if state.final_pass:
             text.append(" (final pass)")
     return text
@@ -113,7 +117,7 @@ def card(state: State, title: str, width: int = 40) -> RenderableType:
     """The whole score card, laid out for `width` columns."""
     header = Text()
     header.append("KARIKI", style="bold")
-    header.append(f" {title}")
+    header.append(f" {printable(title)}")
     pot = f"pot {state.pot}"
     pad = max(1, min(width, 2 * BLOCK_WIDTH + 2) - len(header) - len(pot))
     header.append(" " * pad + pot)
@@ -138,5 +142,5 @@ def card(state: State, title: str, width: int = 40) -> RenderableType:
         parts.append(Text(""))
         parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
     if state.bartender:
-        parts.append(Text(f"bartender/DJ: {state.bartender}", style="dim"))
+        parts.append(Text(f"bartender/DJ: {printable(state.bartender)}", style="dim"))
     return Group(*parts)
