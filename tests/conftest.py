@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from referee.cli import run
+
+# Hypothesis keeps no example database, and its other files go to the temp folder: a test run
+# leaves the checkout as it found it.
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "referee-hypothesis")
+settings.register_profile("referee", database=None)
+settings.load_profile("referee")
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def _verdict(ok: bool) -> None:
 def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
     """Is this meld legal? Says three, four (with each joker's place) or why not."""
     rules = _rules(ruleset)
-    meld = k.check_meld(parse_cards(*cards), rules)
+    meld = k.check_meld(rules.check_cards(parse_cards(*cards), "meld"), rules)
     if json_out:
         output.print_json(_meld_doc(meld))
     else:
@@ -73,7 +73,9 @@ def contract(
     """Does this lay-down make round ROUND's contract?"""
     rules = _rules(ruleset)
     wanted = rules.contract(round_number)
-    result = k.check_contract(round_number, k.parse_lay_down(melds), rules)
+    laid = k.parse_lay_down(melds)
+    rules.check_cards([c for meld in laid for c in meld], "lay-down")
+    result = k.check_contract(round_number, laid, rules)
     if json_out:
         output.print_json(
             {
@@ -93,9 +95,9 @@ def contract(
 
 
 @app.command()
-def score(cards: Cards, json_out: JsonOpt = False) -> None:
+def score(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
     """Penalty of the cards left in hand, card by card."""
-    hand = parse_cards(*cards)
+    hand = _rules(ruleset).check_cards(parse_cards(*cards))
     points = [k.penalty(c) for c in hand]
     if json_out:
         output.print_json(
@@ -116,7 +118,7 @@ def solve(
     """Can this hand make round ROUND's contract? The lay-down leaving fewest points."""
     rules = _rules(ruleset)
     wanted = rules.contract(round_number)
-    hand = parse_cards(*cards)
+    hand = rules.check_cards(parse_cards(*cards), "hand to solve", rules.max_lay_down_hand)
     found = k.solve(round_number, hand, rules)
     if json_out:
         output.print_json(

@@ -69,9 +69,9 @@ class Rules:
         r = TableReader(table, source)
         d = cls()
         rules = cls(
-            decks=r.integer("decks", d.decks, minimum=1),
-            jokers=r.integer("jokers", d.jokers),
-            deal_sizes=r.int_list("deal_sizes", d.deal_sizes, minimum=1),
+            decks=r.integer("decks", d.decks, minimum=1, maximum=4),
+            jokers=r.integer("jokers", d.jokers, maximum=16),
+            deal_sizes=r.int_list("deal_sizes", d.deal_sizes, minimum=1, maximum=20),
             contracts=r.str_list("contracts", d.contracts),
             three_distinct_suits=r.flag("three_distinct_suits", d.three_distinct_suits),
             ace_both_ends=r.flag("ace_both_ends", d.ace_both_ends),
@@ -79,7 +79,7 @@ class Rules:
                 "allow_new_melds_after_laydown", d.allow_new_melds_after_laydown
             ),
             tack_order=r.choice("tack_order", TackOrder, d.tack_order),
-            call_limit=r.integer("call_limit", d.call_limit),
+            call_limit=r.integer("call_limit", d.call_limit, maximum=9),
             call_limit_scope=r.choice("call_limit_scope", CallScope, d.call_limit_scope),
         )
         if len(rules.deal_sizes) != len(rules.contracts):
@@ -89,6 +89,29 @@ class Rules:
                 r.problems.append(f"contract {contract!r} must be made of 3s and 4s, like 334")
         r.finish()
         return rules
+
+    @property
+    def max_hand(self) -> int:
+        """The most cards a hand can hold: the biggest deal, a draw, and every call's two."""
+        return max(self.deal_sizes, default=0) + 1 + 2 * self.call_limit
+
+    @property
+    def max_lay_down_hand(self) -> int:
+        """The hand the solver searches: the biggest deal plus the card drawn (RULES.md: 17)."""
+        return max(self.deal_sizes, default=0) + 1
+
+    def check_cards(
+        self, cards: Sequence[Card], what: str = "hand", limit: int | None = None
+    ) -> tuple[Card, ...]:
+        """`cards` if one hand can hold them: no more than the pack has of a card, or a hand."""
+        limit = self.max_hand if limit is None else limit
+        if len(cards) > limit:
+            raise UsageError(f"{len(cards)} cards: a {what} here holds at most {limit}")
+        for card, n in sorted(Counter(cards).items()):
+            copies = self.jokers if card.is_joker else self.decks
+            if n > copies:
+                raise UsageError(f"{n} x {card}: the pack holds only {copies}")
+        return tuple(cards)
 
     def contract(self, round_number: int) -> Contract:
         """The contract of round `round_number` (1-based)."""
