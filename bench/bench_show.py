@@ -19,16 +19,20 @@ from referee.session import Session, append, replay
 
 
 def build(path: Path, events: int) -> None:
-    """A real session of `events` claims and pulls (a berry limit nobody reaches)."""
+    """A real session of `events` claims, rolls and pulls (a berry limit nobody reaches)."""
     table = storage.load_ruleset("kariki")
-    table["berry_limit"] = 10_000
+    table["berry_limit"] = 99
     players = tuple(PlayerInfo(n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve"))
     session = Session(path.stem, "kariki", table, players, {"first": "Ann", "direction": "left"})
     state = replay(session)
     for i in range(events):
         who = state.seats[state.turn].name
         event: kariki.Event = (
-            kariki.Claim(who, Rank.NINE) if i % 2 == 0 else kariki.Pull(who, Roll(4, 5))
+            kariki.Claim(who, Rank.NINE)
+            if i % 2 == 0
+            else kariki.Pull(who, Roll(4, 5))
+            if i % 10 == 1
+            else kariki.TakeMug(who)
         )
         session, state = append(session, state, event)
     storage.save(path, session)

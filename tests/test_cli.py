@@ -135,10 +135,10 @@ def test_undo_names_the_event_and_redo_puts_it_back(referee: Runner, home: Path)
     after_claim = show(referee)
     referee("kariki", "pull", "3-4")
     undone = referee("undo")
-    assert undone.code == 0 and undone.out.startswith("undid event 2: Bob pull 3-4")
+    assert undone.code == 0 and undone.out.startswith("undid event 2: pull 3-4 --by Bob")
     assert show(referee) == after_claim  # the replay of what is left, exactly
     redone = referee("redo")
-    assert redone.code == 0 and redone.out.startswith("redid event 2: Bob pull 3-4")
+    assert redone.code == 0 and redone.out.startswith("redid event 2: pull 3-4 --by Bob")
     assert show(referee)["players"] == [
         {**p, "berries": 1, "berry_causes": ["lie"]} if p["name"] == "Ann" else p
         for p in after_claim["players"]
@@ -207,7 +207,9 @@ def test_log_lists_rulings_and_json_events(referee: Runner) -> None:
     assert doc[1] == {
         "number": 2,
         "event": {"type": "pass", "by": "Bob"},
+        "text": "pass --by Bob",
         "ruling": "Bob passes and answers for Nine",
+        "facts": [{"kind": "passed", "by": "Bob", "claim": "Nine"}],
     }
 
 
@@ -216,13 +218,13 @@ def test_show_json_has_the_documented_fields(referee: Runner) -> None:
     doc = show(referee)
     assert set(doc) == {
         "game", "session", "players", "turn", "phase", "claim", "responsible", "passers",
-        "direction", "pot", "winner", "bartender", "events",
+        "direction", "pot", "winner", "buyback_open", "bartender", "events",
     }  # fmt: skip
     players = doc["players"]
     assert isinstance(players, list)
     assert set(players[0]) == {
         "name", "nickname", "berries", "berry_causes", "slashes", "crowns", "out", "in_poo",
-        "buyback_used",
+        "buyback_used", "paid",
     }  # fmt: skip
 
 

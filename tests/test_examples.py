@@ -7,7 +7,8 @@ from pathlib import Path
 
 from conftest import Runner
 from referee import storage
-from referee.session import rulings
+from referee.render.kariki_words import words
+from referee.session import states
 
 NIGHT = Path(__file__).parents[1] / "examples" / "kariki-night.toml"
 
@@ -20,7 +21,8 @@ def test_kariki_night_replays_to_its_winner() -> None:
     kinds = {e["type"] for e in loaded.session.events}
     assert {"pass", "kariki", "slash", "buyback", "pull", "roll", "claim"} <= kinds
     # the night has a pass chain that came back to the roller, and a final pass
-    assert any("final pass" in r for r in rulings(loaded.session))
+    said = [words(s.ruling) for s in states(loaded.session)]
+    assert any("final pass" in r for r in said)
 
 
 def test_kariki_night_card_and_json(referee: Runner) -> None:

@@ -25,7 +25,9 @@ def table(players: str = "Ann Bob Cy Dee", **rules: Any) -> k.State:
     options: dict[str, object] = {"first": players.split()[0]}
     if "direction" in rules:
         options["direction"] = fields.pop("direction")
-    return k.start(k.Rules(**fields), [PlayerInfo(n) for n in players.split()], options)
+    people = [PlayerInfo(n) for n in players.split()]
+    built = k.Rules(**fields)
+    return k.start(built, people, k.options_from_table(options, people, built))
 
 
 def event(line: str) -> k.Event:
@@ -62,6 +64,12 @@ def berries(state: k.State) -> dict[str, list[str]]:
 
 def turn(state: k.State) -> str:
     return state.seats[state.turn].name
+
+
+def said(state: k.State) -> str:
+    from referee.render.kariki_words import words
+
+    return words(state.ruling)
 
 
 # ------------------------------------------------------------------ claims and pulls
@@ -258,7 +266,9 @@ SLASHES = [
     pytest.param(k.Slash("Bob", count=7), 1, ["slashes", "slashes"], id="seven"),
     pytest.param(k.Slash("Bob", "drop", seconds=0), 1, [], id="drop-0s"),
     pytest.param(k.Slash("Bob", "drop", seconds=9), 1, [], id="drop-9s"),
-    pytest.param(k.Slash("Bob", "drop", seconds=10), 2, [], id="drop-10s-started"),
+    pytest.param(k.Slash("Bob", "drop", seconds=10), 1, [], id="drop-10s-is-one"),
+    pytest.param(k.Slash("Bob", "drop", seconds=11), 2, [], id="drop-11s-started"),
+    pytest.param(k.Slash("Bob", "drop", seconds=20), 2, [], id="drop-20s-is-two"),
     pytest.param(k.Slash("Bob", "dr", seconds=25), 0, ["slashes"], id="drop-25s-prefix"),
 ]
 
@@ -299,13 +309,13 @@ def near_out(players: str = "Ann Bob Cy Dee", who: str = "Bob", **rules: Any) ->
 
 def test_in_the_poo_at_four_berries() -> None:
     state = near_out()
-    assert state.in_poo(state.seats[1]) and "in the poo" in state.ruling
+    assert state.in_poo(state.seats[1]) and "in the poo" in said(state)
 
 
 def test_out_at_the_berry_limit_and_skipped_everywhere() -> None:
     state = play("Ann claim 9; Bob pull 4-5", near_out())
     assert state.seats[1].out and state.bartender == "Bob"
-    assert "Bob is OUT (bartender/DJ)" in state.ruling
+    assert "Bob is OUT (bartender/DJ)" in said(state)
     state = play("Ann claim 9", state)
     assert turn(state) == "Cy"  # Bob is skipped
     with pytest.raises(RuleViolation, match="Bob is out"):
@@ -334,7 +344,7 @@ def test_elimination_of_a_bystander_mid_chain_keeps_the_chain() -> None:
 def test_winner_takes_the_pot_and_the_game_stops() -> None:
     state = play("Ann claim 9; Bob pull 4-5", near_out("Ann Bob"))
     assert (state.winner, state.shown_phase, state.pot) == ("Ann", k.Phase.OVER, 2)
-    assert "Ann wins the pot of 2" in state.ruling
+    assert "Ann wins the pot of 2" in said(state)
     with pytest.raises(RuleViolation, match="game is over"):
         k.apply(state, k.Claim("Ann", Rank.NINE))
 
@@ -397,3 +407,103 @@ def test_stored_events_round_trip() -> None:
     ]  # fmt: skip
     for e in events:
         assert k.event_from_dict(k.event_to_dict(e)) == e
+
+
+# ------------------------------------------------------------------ rulings a real night found wrong
+
+
+def test_the_player_facing_a_claim_going_out_hands_it_on() -> None:
+    state = play("Bob slash 12; Ann claim 9; Bob slash 3")
+    assert state.seats[1].out
+    assert (turn(state), state.phase, state.claim) == ("Cy", k.Phase.RESPOND, Rank.NINE)
+    assert state.seats[state.responsible or 0].name == "Ann"
+    assert "Cy faces Nine, Ann answers" in said(state)
+
+
+def test_the_roller_going_out_after_passes_keeps_the_chain() -> None:
+    state = play("Ann slash 12; Ann claim 9; Bob pass; Cy pass; Ann slash 3")
+    assert state.seats[0].out and turn(state) == "Dee" and state.claim is Rank.NINE
+    assert state.seats[state.responsible or 0].name == "Cy"
+    # when the choice comes back round, the first passer still in must roll or pull
+    state = play("Dee pass", state)
+    assert turn(state) == "Bob" and k.choices(state) == ("roll", "pull")
+    assert state.seats[state.responsible or 0].name == "Dee"
+    with pytest.raises(RuleViolation, match="nobody passes twice"):
+        play("Bob pass", state)
+    assert berries(play("Bob pull 2-6", state)) == {"Ann": [C.SLASHES.value] * 5, "Dee": ["lie"]}
+
+
+def test_the_roller_out_when_the_chain_is_back_sends_it_to_the_first_passer() -> None:
+    state = play("Ann slash 12; Ann claim 9; Bob pass; Cy pass; Dee pass")
+    assert turn(state) == "Ann" and k.choices(state) == ("pull", "pass")
+    state = play("Ann slash 3", state)
+    assert turn(state) == "Bob" and k.choices(state) == ("roll", "pull", "buyback")
+    assert state.seats[state.responsible or 0].name == "Dee"
+
+
+def test_the_player_answering_going_out_voids_the_claim_and_says_so() -> None:
+    state = play("Bob slash 12; Ann claim 9; Bob pass; Bob slash 3")
+    assert (turn(state), state.phase, state.claim) == ("Cy", k.Phase.ROLL, None)
+    assert "Bob answered for the claim: it is void, Cy rolls fresh" in said(state)
+
+
+def test_two_players_out_in_one_event_may_both_buy_back() -> None:
+    rules = {"berry_limit": 2, "crown_threshold": 1}
+    state = play("Bob slash 3; Cy slash 3; Ann kariki", table("Ann Bob Cy", **rules))
+    assert [s.out for s in state.seats] == [False, True, True]
+    assert state.winner == "Ann" and "unless Bob or Cy buys back" in said(state)
+    state = play("Bob buyback", state)
+    assert not state.is_over and state.buyback_open == (2,)
+    state = play("Cy buyback", state)
+    assert [s.out for s in state.seats] == [False, False, False] and state.pot == 3 * 2 * 2
+    assert [s.paid for s in state.seats] == [1, 4, 7]
+
+
+def test_slashes_count_only_the_berries_hung_and_die_with_the_player() -> None:
+    state = play("Bob slash 12; Bob slash 7")
+    bob = state.seats[1]
+    assert bob.out and bob.slashes == 0 and len(bob.berries) == 5
+    assert said(state).startswith("Bob: 7 slashes: 1 berry; Bob is OUT")
+
+
+def test_a_player_out_twice_is_announced_once_and_stays_bartender() -> None:
+    state = play("Bob slash 15; Bob buyback; Cy slash 15; Bob slash 3")
+    assert said(state).count("Bob is OUT") == 1 and "bartender" not in said(state)
+    assert state.out_order == (1, 2) and state.bartender == "Bob"
+
+
+def test_berries_of_one_event_stop_when_one_player_stands() -> None:
+    rules = {"berry_limit": 1, "crown_threshold": 1, "crown_hits_roller": True}
+    state = play("Ann kariki", table("Ann Bob", **rules))
+    assert state.winner == "Ann" and not state.seats[0].out
+    state = play("Ann kariki", table("Ann Bob Cy", berry_limit=2, crown_threshold=1,
+                                     crown_hits_roller=True))  # fmt: skip
+    assert [len(s.berries) for s in state.seats] == [1, 2, 1]  # K to Bob, then Bob, Cy, Ann
+    assert [s.out for s in state.seats] == [False, True, False]
+
+
+def test_strict_raises_refuse_taking_the_mug_over_double_sixes() -> None:
+    state = play("Ann claim 66", raise_rule=k.Raise.STRICT)
+    assert k.choices(state) == ("pull", "pass")
+    for line in ("Bob roll", "Bob claim 66", "Bob kariki"):  # all three take the mug
+        with pytest.raises(RuleViolation, match="nothing but a shown Kariki"):
+            play(line, state)
+    assert said(play("Bob pass", state)) == "Bob passes and answers for Double Sixes"
+
+
+def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> None:
+    state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
+    assert said(state) == (
+        "Bob pulls 4-5 (Nine) on Nine: true, a berry for Bob; Bob is OUT (bartender/DJ). Buy"
+        " back: buyback Bob (2, pot 4); Ann wins the pot of 2 unless Bob buys back"
+    )
+    doc = k.summary(state)
+    assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
+    assert [p["paid"] for p in doc["players"]] == [1, 1]  # type: ignore[index]
+    state = play("Bob buyback", state)
+    assert not k.outcome(state).finished and k.summary(state)["buyback_open"] == []
+
+
+def test_a_kariki_shown_by_the_responder_says_he_took_the_mug() -> None:
+    state = play("Ann claim 9; Bob kariki")
+    assert said(state) == "Bob takes the mug and shows KARIKI: a crown; Cy gets a berry"

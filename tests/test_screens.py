@@ -48,9 +48,9 @@ def test_redo_fits_40_columns(referee: Runner) -> None:
 def test_wide_terminals_lay_the_crosses_side_by_side(
     referee: Runner, monkeypatch: pytest.MonkeyPatch, width: str
 ) -> None:
-    narrow = referee("show", "-s", NIGHT).out.splitlines()
+    narrow = referee("show", "--full", "-s", NIGHT).out.splitlines()
     monkeypatch.setenv("COLUMNS", width)
-    wide = referee("show", "-s", NIGHT).out.splitlines()
+    wide = referee("show", "--full", "-s", NIGHT).out.splitlines()
     assert len(wide) < len(narrow)
     assert max(len(line.rstrip()) for line in wide) <= int(width)
     names_row = next(line for line in wide if "Ann (Ace)" in line)

@@ -7,14 +7,14 @@ tables written to the file, and every new one is checked by applying it before i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from referee import games
 from referee.errors import RefereeError, UsageError, quote
 from referee.games.base import Game, PlayerInfo
-from referee.text import check_name
+from referee.text import check_name, pick
 
 EventData = Mapping[str, str | int]
 
@@ -36,7 +36,7 @@ class Session:
     updated: str = ""
 
     @property
-    def engine(self) -> Game[Any, Any, Any]:
+    def engine(self) -> Game[Any, Any, Any, Any]:
         """The game's rules engine."""
         return games.load(self.game)
 
@@ -81,11 +81,11 @@ def parse_players(
 
 def check_players(players: Sequence[PlayerInfo], game: str) -> tuple[PlayerInfo, ...]:
     """The table as a whole: a count the game allows, and names and nicknames all different."""
-    engine = games.load(game)
-    low, high = engine.min_players, engine.max_players
+    game_info = games.info(game)
+    low, high = game_info.min_players, game_info.max_players
     if not low <= len(players) <= high:
         span = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise UsageError(f"{engine.title} takes {span} players, not {len(players)}")
+        raise UsageError(f"{game_info.title} takes {span} players, not {len(players)}")
     seen: set[str] = set()
     for p in players:
         for text in (p.name, p.nickname):
@@ -98,24 +98,15 @@ def check_players(players: Sequence[PlayerInfo], game: str) -> tuple[PlayerInfo,
 
 
 def resolve_index(names: Sequence[str], text: str) -> int:
-    """The player `text` names: exact, else a unique case-insensitive prefix."""
-    wanted = text.strip().lower()
-    exact = [i for i, n in enumerate(names) if n.lower() == wanted]
-    if exact:
-        return exact[0]
-    found = [i for i, n in enumerate(names) if n.lower().startswith(wanted)] if wanted else []
-    if len(found) == 1:
-        return found[0]
-    if found:
-        some = ", ".join(names[i] for i in found)
-        raise UsageError(f"player {quote(text)} is ambiguous: {some}")
-    raise UsageError(f"unknown player {quote(text)}: players are {', '.join(names)}")
+    """The seat of the player `text` names among `names` (see `referee.text.pick`)."""
+    return pick(text, [(n, i) for i, n in enumerate(names)], "player")
 
 
 def resolve_player(session: Session, text: str) -> str:
-    """The exact name of the player `text` names."""
-    names = [p.name for p in session.players]
-    return names[resolve_index(names, text)]
+    """The exact name of the player `text` names, by name or nickname."""
+    labels = [(p.name, p.name) for p in session.players]
+    labels += [(p.nickname, p.name) for p in session.players if p.nickname]
+    return pick(text, labels, "player")
 
 
 def rules_of(session: Session) -> Any:
@@ -126,35 +117,31 @@ def rules_of(session: Session) -> Any:
 
 
 def initial(session: Session) -> Any:
-    """The state before any event."""
+    """The state before any event (its options checked as strictly as when typed)."""
     engine = session.engine
-    return engine.start(rules_of(session), session.players, session.options)
+    rules = rules_of(session)
+    options = engine.options_from_table(session.options, session.players, rules)
+    return engine.start(rules, session.players, options)
+
+
+def states(session: Session) -> Iterator[Any]:
+    """The state after each event in turn; `ReplayError` names the first the rules refuse."""
+    engine = session.engine
+    state = initial(session)
+    for number, data in enumerate(session.events, start=1):
+        try:
+            state = engine.apply(state, engine.event_from_dict(data))
+        except RefereeError as error:
+            raise ReplayError(number, error) from None
+        yield state
 
 
 def replay(session: Session) -> Any:
-    """The state after every event; `ReplayError` names the first event the rules refuse."""
-    engine = session.engine
-    state = initial(session)
-    for number, data in enumerate(session.events, start=1):
-        try:
-            state = engine.apply(state, engine.event_from_dict(data))
-        except RefereeError as error:
-            raise ReplayError(number, error) from None
-    return state
-
-
-def rulings(session: Session) -> list[str]:
-    """What each event did, in words, in order."""
-    engine = session.engine
-    state = initial(session)
-    out = []
-    for number, data in enumerate(session.events, start=1):
-        try:
-            state = engine.apply(state, engine.event_from_dict(data))
-        except RefereeError as error:
-            raise ReplayError(number, error) from None
-        out.append(engine.ruling(state))
-    return out
+    """The state after every event."""
+    state = None
+    for state in states(session):  # noqa: B007 -- the last one is the answer
+        pass
+    return initial(session) if state is None else state
 
 
 def append(session: Session, state: Any, event: Any) -> tuple[Session, Any]:
@@ -165,13 +152,13 @@ def append(session: Session, state: Any, event: Any) -> tuple[Session, Any]:
     return replace(session, events=(*session.events, data), undone=()), new_state
 
 
-def undo(session: Session, state: Any = None) -> tuple[Session, None, EventData]:
-    """Remove the last event, keeping it for redo (the state is left to a replay: None)."""
+def undo(session: Session, state: Any = None) -> tuple[Session, Any, EventData]:
+    """Remove the last event, keeping it for redo; the state is the replay of what is left."""
     if not session.events:
         raise UsageError("nothing to undo: the session has no events")
     last = session.events[-1]
     undone = replace(session, events=session.events[:-1], undone=(*session.undone, last))
-    return undone, None, last
+    return undone, replay(undone), last
 
 
 def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
@@ -185,9 +172,6 @@ def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
     return redone, after, event
 
 
-def describe(data: EventData) -> str:
-    """A stored event in a few words, for `undo` and `log`."""
-    parts = [str(data.get("by") or data.get("player") or "")]
-    parts.append(str(data.get("type", "?")))
-    parts += [f"{v}" for k, v in data.items() if k not in ("type", "by", "player")]
-    return " ".join(p for p in parts if p)
+def notation(session: Session, data: EventData) -> str:
+    """A stored event as the shell line that makes it again: `claim Nine --by Ann`."""
+    return str(session.engine.event_from_dict(data))

@@ -87,9 +87,14 @@ def is_path(ref: str) -> bool:
     return ref.endswith(".toml") or "/" in ref or os.sep in ref
 
 
+def current_ref(home: Home) -> str | None:
+    """The current session: `$REFEREE_SESSION`, else the data folder's pointer."""
+    return os.environ.get("REFEREE_SESSION") or home.current()
+
+
 def resolve(home: Home, ref: str | None) -> Path:
     """The file of the session `ref` names (a name or a path), else the current one."""
-    ref = ref or os.environ.get("REFEREE_SESSION") or home.current()
+    ref = ref or current_ref(home)
     if not ref:
         raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
     return follow_links(Path(ref) if is_path(ref) else home.session_path(ref))
@@ -100,7 +105,7 @@ def follow_links(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
-def session_names(home: Home) -> list[Path]:
+def session_files(home: Home) -> list[Path]:
     """Every session file in the data folder, by name."""
     if not home.sessions.is_dir():
         return []

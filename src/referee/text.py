@@ -7,7 +7,10 @@ the terminal raw. Names are checked by `check_name` when typed and again on ever
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Sequence
+from typing import TypeVar
 
 from referee.errors import UsageError, quote
 
@@ -62,3 +65,36 @@ def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> s
     if "=" in name:
         raise UsageError(f"{what} {quote(name)} may not contain '=' (it sets a nickname)")
     return name
+
+
+T = TypeVar("T")
+
+
+def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
+    """The one choice `text` names: by a label exactly, else by a unique prefix (any case).
+
+    Several labels may name one value (a player's name and nickname). The one matcher for
+    players, commands and rules, so every near miss reads alike.
+
+    >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
+    1
+    """
+    wanted = text.strip().casefold()
+    for label, value in choices:
+        if label.casefold() == wanted:
+            return value
+    found: dict[str, T] = {}
+    for label, value in choices:
+        if wanted and label.casefold().startswith(wanted) and value not in found.values():
+            found[label] = value
+    if len(found) == 1:
+        return next(iter(found.values()))
+    labels = [label for label, _ in choices]
+    if found:
+        raise UsageError(f"{what} {quote(text)} could be {', '.join(found)}: type more letters")
+    close = difflib.get_close_matches(wanted, [label.casefold() for label in labels], 1, 0.6)
+    if close:
+        guess = next(label for label in labels if label.casefold() == close[0])
+        raise UsageError(f"unknown {what} {quote(text)}: did you mean {quote(guess)}?")
+    shown = ", ".join(labels[:12]) or "none"
+    raise UsageError(f"unknown {what} {quote(text)}: try {shown}")

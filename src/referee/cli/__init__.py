@@ -1,14 +1,15 @@
-"""The `referee` command line: the Typer app and the one place errors become exit codes.
+"""The `referee` command line: the shared commands, and the one place errors become exit codes.
 
-Game commands (`referee kariki ...`) live in their own modules and are attached only when the
-command line names that game (or asks for help), so no command pays for another game's import.
+Each command line gets a fresh Typer app (`make_app`) holding the shared commands and only the
+games that line names, so no command pays for another game's import; help attaches them all.
+A game's own commands (`referee kariki claim`, `referee new kariki`) live in its CLI module,
+named by the registry in `referee.games`.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -20,55 +21,13 @@ from referee.cli.common import (
     SessionOpt,
     Workspace,
     draw_card,
-    home,
     open_session,
     workspace,
 )
-from referee.errors import RefereeError, UsageError
-from referee.session import Session, check_session_name, describe, parse_players
+from referee.errors import RefereeError, StorageError, UsageError
+from referee.session import notation, states
 
-# Game sub-apps: canonical name -> (module, help). Aliases are listed in each sub-app's help.
-GAME_APPS = {
-    "kariki": "referee.cli.kariki",
-    "kalooki": "referee.cli.kalooki",
-}
-GAME_ALIASES = games.ALIASES
-
-app = typer.Typer(
-    name="referee",
-    help="Scorekeeper and referee for dice and card games played at a real table.",
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    no_args_is_help=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-rules_app = typer.Typer(help="Bundled rulesets: list, show, check your own.", no_args_is_help=True)
-app.add_typer(rules_app, name="rules")
-
-
-def _version(value: bool) -> None:
-    if value:
-        output.print_text(f"referee {__version__}")
-        raise typer.Exit()
-
-
-@app.callback(invoke_without_command=True)
-def root(
-    ctx: typer.Context,
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
-    ] = False,
-) -> None:
-    """With no command: the current session's score card, or how to start."""
-    if ctx.invoked_subcommand is not None:
-        return
-    here = home()
-    if not (os.environ.get("REFEREE_SESSION") or here.current()):
-        output.print_text(START_HERE)
-        return
-    show(ctx, None, json_out=False)
-
-
+HELP = "Scorekeeper and referee for dice and card games played at a real table."
 START_HERE = """\
 No session yet. Start one:
   referee new kariki Ann Bob Cy
@@ -79,167 +38,227 @@ Or play in one prompt: referee shell
 More: referee --help"""
 
 
+def _version(value: bool) -> None:
+    if value:
+        output.print_text(f"referee {__version__}")
+        raise typer.Exit()
+
+
+def root(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """With no command: the current session's score card, or how to start."""
+    space = workspace(ctx)
+    if session is not None:
+        space.default_ref = session
+    if ctx.invoked_subcommand is not None:
+        return
+    if not (space.default_ref or storage.current_ref(space.home)):
+        output.print_text(START_HERE)
+        return
+    loaded = open_session(ctx, None)
+    draw_card(loaded.session, loaded.state)
+
+
 # ---------------------------------------------------------------------------- sessions
 
+RefArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="SESSION",
+        help="Session NAME or PATH (default: the current one).",
+        show_default=False,
+    ),
+]
 
-@app.command()
-def new(
-    game: Annotated[str, typer.Argument(help="kariki")],
-    players: Annotated[list[str], typer.Argument(help="Players in seat order; Name=Nickname.")],
-    name: Annotated[str | None, typer.Option(help="Session name (default: game-date).")] = None,
-    ruleset: Annotated[
-        str | None, typer.Option(help="Bundled ruleset NAME or a PATH to your own.")
+
+def show(
+    ctx: typer.Context,
+    ref: RefArg = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+    full: Annotated[
+        bool | None,
+        typer.Option(
+            "--full/--compact",
+            help="Every cross, or one line a player (default: what fits).",
+            show_default=False,
+        ),
     ] = None,
-    first: Annotated[str | None, typer.Option(help="Who won the roll-off.")] = None,
-    direction: Annotated[str, typer.Option(help="left or right.")] = "left",
-    buy_in: Annotated[int | None, typer.Option("--buy-in", help="Money into the pot.")] = None,
-    nick: Annotated[list[str] | None, typer.Option(help="Name=Nickname (repeatable).")] = None,
 ) -> None:
-    """Start a session and make it current."""
-    from referee.session import initial, resolve_index
-
-    game_name = games.canonical(game)
-    games.load(game_name)  # an unknown game or one without sessions is refused first
-    table = storage.load_ruleset(ruleset or game_name)
-    if table.get("game") != game_name:
-        raise UsageError(
-            f"ruleset {table.get('name')!r} is for {table.get('game')}, not {game_name}"
-        )
-    people = parse_players(players, nick or (), game_name)
-    names = [p.name for p in people]
-    options: dict[str, str | int] = {
-        "first": names[resolve_index(names, first)] if first else names[0],
-        "direction": direction,
-    }
-    if buy_in is not None:
-        options["buy_in"] = buy_in
-    here = home()
-    session_name = check_session_name(name) if name else _free_name(here, game_name)
-    session = Session(session_name, game_name, table, people, options)
-    initial(session)  # checks the ruleset and the options before anything is written
-    path = here.session_path(session_name)
-    session = storage.create(path, session)
-    try:
-        here.set_current(session_name)
-    except RefereeError:
-        storage.discard(path)  # not current, so not started: a retry must work
-        raise
-    output.print_text(f"started {session_name} ({game_name})")
-    draw_card(session)
-
-
-def _free_name(here: storage.Home, game: str) -> str:
-    base = f"{game}-{storage.now()[:10]}"
-    name, n = base, 1
-    while here.session_path(name).exists():
-        n += 1
-        name = f"{base}-{n}"
-    return name
-
-
-@app.command()
-def show(ctx: typer.Context, session: SessionOpt = None, json_out: JsonOpt = False) -> None:
     """The score card."""
-    loaded = open_session(ctx, session)
+    loaded = open_session(ctx, session or ref)
     if json_out:
         doc = loaded.session.engine.summary(loaded.state)
         doc["session"] = loaded.session.name
         output.print_json(doc)
         return
-    draw_card(loaded.session, loaded.state)
+    draw_card(loaded.session, loaded.state, full=full)
 
 
-@app.command()
-def log(ctx: typer.Context, session: SessionOpt = None, json_out: JsonOpt = False) -> None:
-    """The history: one numbered event a line, with who, what and the ruling."""
-    from referee.session import rulings
+def log(
+    ctx: typer.Context,
+    ref: RefArg = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+    script: Annotated[
+        bool, typer.Option("--script", help="The events as lines for 'referee shell'.")
+    ] = False,
+) -> None:
+    """The history, with rulings.
 
-    loaded = open_session(ctx, session)
-    said = rulings(loaded.session)
+    One numbered event a line, with who, what and the ruling.
+    """
+    loaded = open_session(ctx, session or ref)
+    played = loaded.session
+    engine = played.engine
+    if script:
+        lines = [f"# {new_command(played)}"]
+        lines += [notation(played, e) for e in played.events]
+        output.print_text("\n".join(lines))
+        return
+    after = list(states(played))
     if json_out:
         output.print_json(
             [
-                {"number": n, "event": dict(e), "ruling": r}
-                for n, (e, r) in enumerate(zip(loaded.session.events, said, strict=True), 1)
+                {
+                    "number": n,
+                    "event": dict(e),
+                    "text": notation(played, e),
+                    "ruling": words_of(played.game, engine.ruling(s)),
+                    "facts": engine.ruling_json(s),
+                }
+                for n, (e, s) in enumerate(zip(played.events, after, strict=True), 1)
             ]
         )
         return
-    if not said:
+    if not after:
         output.print_text("no events yet")
         return
-    from referee.render import history
+    from referee.render.common import history
 
-    output.draw(history(said))
+    output.draw(history([words_of(played.game, engine.ruling(s)) for s in after]))
 
 
-@app.command()
+def words_of(game: str, ruling: object) -> str:
+    """A ruling in words, by the game's own words module."""
+    words: str = games.module(game, "words").words(ruling)
+    return words
+
+
+def new_command(session: Any) -> str:
+    """The `referee new` line that starts this session again, for `log --script`."""
+    from referee.games.base import words as line
+
+    players = [p.name + (f"={p.nickname}" if p.nickname else "") for p in session.players]
+    options = dict(session.options.items())
+    ruleset = session.ruleset.get("name")
+    extra = {"ruleset": ruleset} if ruleset and ruleset != session.game else {}
+    return "referee " + line("new", session.game, *players, **options, **extra)
+
+
 def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Remove the last event and say which; `redo` puts it back."""
+    """Take back the last event.
+
+    Says which; `redo` puts it back.
+    """
     from referee import session as sessions
 
     result = workspace(ctx).change(session, sessions.undo)
-    output.print_text(f"undid event {len(result.session.events) + 1}: {describe(result.value)}")
+    said = notation(result.session, result.value)
+    output.print_text(f"undid event {len(result.session.events) + 1}: {said}")
     draw_card(result.session, result.loaded.state)
 
 
-@app.command()
 def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Put back the last undone event."""
+    """Put back an undone event."""
     from referee import session as sessions
 
     result = workspace(ctx).change(session, sessions.redo)
-    output.print_text(f"redid event {len(result.session.events)}: {describe(result.value)}")
+    said = notation(result.session, result.value)
+    output.print_text(f"redid event {len(result.session.events)}: {said}")
     draw_card(result.session, result.loaded.state)
 
 
-@app.command("sessions")
-def list_sessions() -> None:
-    """List sessions: game, players, status, last change (* marks the current one)."""
-    here = home()
-    current = here.current()
-    paths = storage.session_names(here)
-    if not paths:
+def list_sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List the sessions.
+
+    Newest first: game, players, status, last change (* marks the current one).
+    """
+    space = workspace(ctx)
+    current = storage.current_ref(space.home)
+    rows: list[dict[str, Any]] = []
+    for path in storage.session_files(space.home):
+        row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
+        row["current"] = current in (path.stem, str(path))
+        try:
+            loaded = storage.load(path, space.cache)
+        except RefereeError as error:
+            row.update(game=None, players=[], status="unreadable", winners=[], updated=None)
+            row["error"] = str(error)
+            rows.append(row)
+            continue
+        result = loaded.session.engine.outcome(loaded.state)
+        row.update(
+            game=loaded.session.game,
+            players=[p.name for p in loaded.session.players],
+            status=result.status,
+            winners=list(result.winners),
+            updated=loaded.session.updated or None,
+        )
+        rows.append(row)
+    rows.sort(key=lambda r: r["updated"] or "", reverse=True)
+    if json_out:
+        keys = ("name", "game", "players", "status", "winners", "updated", "path")
+        output.print_json([{k: r.get(k) for k in keys} for r in rows])
+        return
+    if not rows:
         output.print_text("no sessions yet: referee new kariki Ann Bob")
         return
     lines = []
-    for path in paths:
-        mark = "*" if path.stem == current else " "
-        try:
-            loaded = storage.load(path, storage.Cache.default())
-        except RefereeError as error:
-            lines.append(f"{mark} {path.stem}\n    unreadable: {error}")
+    for r in rows:
+        mark = "*" if r["current"] else " "
+        if r["status"] == "unreadable":
+            lines.append(f"{mark} {r['name']}\n    unreadable: {r['error']}")
             continue
-        winner = loaded.session.engine.summary(loaded.state).get("winner")
-        status = f"{winner} won" if winner else "playing"
-        when = loaded.session.updated[:16].replace("T", " ")
-        names = ", ".join(p.name for p in loaded.session.players)
+        won = " and ".join(r["winners"])
+        status = {"playing": "playing", "provisional": f"{won} leads", "finished": f"{won} won"}
+        when = (r["updated"] or "")[:16].replace("T", " ")
         lines.append(
-            f"{mark} {path.stem}\n    {loaded.session.game}, {status}, {when}\n    {names}"
+            f"{mark} {r['name']}\n    {r['game']}, {status[r['status']]}, {when}\n"
+            f"    {', '.join(r['players'])}"
         )
     output.print_wrapped("\n".join(lines))
 
 
-@app.command()
-def use(name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]) -> None:
-    """Make another session the current one."""
-    here = home()
-    path = storage.resolve(here, name)
-    storage.load(path)  # refuse to point at something unreadable
+def use(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]
+) -> None:
+    """Pick the current session."""
+    from referee.session import check_session_name
+
+    space = workspace(ctx)
+    path = storage.resolve(space.home, name)
+    storage.load(path, space.cache)  # refuse to point at something unreadable
     # A path is kept resolved, so the pointer means the same file from any folder.
     ref = str(path.resolve()) if storage.is_path(name) else check_session_name(name)
-    here.set_current(ref)
+    space.home.set_current(ref)
     output.print_text(f"current session: {ref}")
 
 
-@app.command()
-def shell(session: SessionOpt = None) -> None:
-    """A prompt for a whole night: type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'.
+def shell(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Play a night in a prompt.
 
-    Reads lines from a pipe too: 'referee shell < night.txt' plays a scripted game.
+    Type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'. Reads lines from a pipe
+    too: 'referee shell < night.txt' plays a scripted game.
     """
     from referee.cli.shell import Shell
 
-    code = Shell(session).loop()
+    code = Shell(session or workspace(ctx).default_ref).loop()
     if code:
         raise typer.Exit(code)
 
@@ -247,9 +266,8 @@ def shell(session: SessionOpt = None) -> None:
 # ---------------------------------------------------------------------------- rulesets
 
 
-@rules_app.command("list")
 def rules_list() -> None:
-    """The bundled rulesets."""
+    """The bundled rulesets, with the game each is for."""
     lines = []
     for name in storage.ruleset_names():
         table = storage.load_ruleset(name)
@@ -257,15 +275,13 @@ def rules_list() -> None:
     output.print_text("\n".join(lines))
 
 
-@rules_app.command("show")
 def rules_show(name: Annotated[str, typer.Argument(help="Ruleset NAME or PATH.")]) -> None:
     """One ruleset, as its file says it."""
     path = storage.ruleset_path(name)
     storage.load_ruleset(name)
-    output.print_text(storage.read_text(path))
+    output.print_text(storage.read_text(path, "ruleset"))
 
 
-@rules_app.command("check")
 def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")]) -> None:
     """Validate a ruleset file: exit 0 when good, 1 with every problem listed."""
     from referee.errors import RulesetError
@@ -280,49 +296,90 @@ def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")])
     output.print_text(f"ok: {path} is a valid {game} ruleset")
 
 
-# ---------------------------------------------------------------------------- entry point
+# ---------------------------------------------------------------------------- the app
+
+SHARED: dict[str, Callable[..., None]] = {
+    "show": show,
+    "log": log,
+    "undo": undo,
+    "redo": redo,
+    "sessions": list_sessions,
+    "use": use,
+    "shell": shell,
+}
 
 
-def _first_word(argv: Sequence[str]) -> str | None:
-    skip = False
+def make_app(attach: Sequence[games.GameInfo]) -> typer.Typer:
+    """A fresh app: the shared commands, and the commands of the games in `attach`."""
+    app = typer.Typer(
+        name="referee",
+        help=HELP,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        # Plain help (no Rich boxes) laid out for the screen: Click's own layout would not go
+        # below 50 columns, and at 40 it wraps rather than cuts.
+        context_settings={"help_option_names": ["-h", "--help"], "terminal_width": output.width()},
+    )
+    app.callback(invoke_without_command=True)(root)
+    for name, command in SHARED.items():
+        app.command(name)(command)
+    rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
+    rules_app.command("list")(rules_list)
+    rules_app.command("show")(rules_show)
+    rules_app.command("check")(rules_check)
+    app.add_typer(rules_app, name="rules")
+    new_app = typer.Typer(
+        help="Start a session.\n\nreferee new GAME PLAYER... starts a session and makes it current.",
+        no_args_is_help=True,
+    )
+    for game in attach:
+        module = games.module(game.name, "cli")
+        if game.has_sessions:
+            new_app.command(game.name)(module.new)
+        app.add_typer(module.app, name=game.name, help=game.about)
+        for alias in game.aliases:
+            app.add_typer(module.app, name=alias, hidden=True)
+    app.add_typer(new_app, name="new")
+    return app
+
+
+def _words(argv: Sequence[str]) -> list[str]:
+    """The positional words of a command line (the values of -s/--session skipped)."""
+    found, skip = [], False
     for arg in argv:
         if skip:
             skip = False
         elif arg in ("-s", "--session"):
             skip = True
         elif not arg.startswith("-"):
-            return arg
-    return None
+            found.append(arg)
+    return found
 
 
-def build(argv: Sequence[str]) -> typer.Typer:
-    """Attach the game sub-apps this command line needs (all of them for help)."""
-    import importlib
+def _check_new(argv: Sequence[str]) -> None:
+    """`referee new GAME`: an unknown game, or one without sessions, is refused by name."""
+    words = _words(argv)
+    if len(words) > 1 and words[0] == "new" and "--help" not in argv and "-h" not in argv:
+        games.load(words[1])
 
-    word = _first_word(argv) or ""
-    wanted = GAME_ALIASES.get(word, word)
-    root_commands = {c.name or c.callback.__name__ for c in app.registered_commands if c.callback}
-    if wanted in GAME_APPS:
-        attach = [wanted]
-    elif word in root_commands or word == "rules":
-        attach = []  # a shared command: no game's module is imported
-    else:
-        attach = list(GAME_APPS)  # help, or an unknown word: show every game
-    attached = {info.name for info in app.registered_groups}
-    for game in attach:
-        if game in attached:
-            continue
-        module = importlib.import_module(GAME_APPS[game])
-        app.add_typer(module.app, name=game)
-        for alias, target in GAME_ALIASES.items():
-            if target == game:
-                app.add_typer(module.app, name=alias, hidden=True)
-    return app
+
+def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
+    """The games a command line needs attached: the one it names, none, or all (for help)."""
+    words = _words(argv)
+    first = words[0] if words else ""
+    if first == "new" and len(words) > 1 and words[1].lower() in games.BY_NAME:
+        return [games.BY_NAME[words[1].lower()]]
+    if first.lower() in games.BY_NAME:
+        return [games.BY_NAME[first.lower()]]
+    if first in SHARED or first == "rules":
+        return []
+    return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
 
 def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
-    return typer.main.get_command(build(argv))
+    return typer.main.get_command(make_app(games_for(argv)))
 
 
 def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None) -> int:
@@ -331,8 +388,13 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     `space` carries what the commands share across lines of `referee shell`, and `command` is
     a tree from `command_for` kept by the shell, so it is not built again for every line.
     """
-    command = command or command_for(argv)
+    # Typer 0.28 carries its own Click (pinned in pyproject.toml), so its errors come from there.
+    from typer._click import ClickException
+    from typer._click.exceptions import NoArgsIsHelpError
+
     try:
+        _check_new(argv)
+        command = command or command_for(argv)
         result = command.main(
             args=list(argv), prog_name="referee", standalone_mode=False, obj=space
         )
@@ -344,21 +406,25 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         return 130
     except SystemExit as done:  # Typer's completion options exit by themselves
         return done.code if isinstance(done.code, int) else 0
-    except Exception as error:  # Click's usage errors: vendored by Typer, so matched by shape
-        message = getattr(error, "format_message", None)
-        if type(error).__name__ == "NoArgsIsHelpError":
-            return 0  # the help was shown, which is what a bare group asks for
-        if type(error).__name__ == "Abort":
-            output.error_line("aborted")
-            return 1
-        if message is None:
-            raise
-        output.error_line(f"{message()} (see referee --help)")
-        code = getattr(error, "exit_code", 2)
-        return code if isinstance(code, int) else 2
+    except NoArgsIsHelpError as shown:
+        output.print_text(shown.format_message())
+        return 0  # the help was shown, which is what a bare group asks for
+    except typer.Abort:
+        output.error_line("aborted")
+        return 1
+    except ClickException as error:  # usage: a missing argument, an unknown option
+        hint = "" if space is not None else " (see --help)"
+        output.error_line(f"{error.format_message()}{hint}")
+        return error.exit_code
+    except OSError as error:  # a disk problem no layer below turned into a StorageError
+        output.error_line(str(StorageError(f"{error.strerror or error}")))
+        return StorageError.exit_code
     return result if isinstance(result, int) else 0
 
 
 def main() -> None:
     """Console-script entry point."""
     sys.exit(run(sys.argv[1:]))
+
+
+__all__ = ["UsageError", "command_for", "main", "make_app", "run"]

@@ -1,24 +1,28 @@
-"""What every command shares: the data folder, the session option, and one path for actions."""
+"""What every command shares: the data folder, the options, starting a session, one path for
+actions, and the score card after them."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from referee import storage
+from referee import games, storage
 from referee.cli import output
-from referee.session import Session, append, replay, resolve_player
+from referee.errors import RefereeError, RuleViolation, UsageError, quote
+from referee.session import Session, append, parse_players, replay, resolve_player
+from referee.text import pick, printable
 
 SessionOpt = Annotated[
     str | None,
     typer.Option(
         "--session",
         "-s",
+        metavar="NAME",
         help="Session NAME or PATH (default: the current one).",
         show_default=False,
     ),
@@ -26,7 +30,28 @@ SessionOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]
 ByOpt = Annotated[
     str | None,
-    typer.Option("--by", help="Who acts (checked against whose turn it is).", show_default=False),
+    typer.Option(
+        "--by", metavar="PLAYER", help="Who acts (checked against the turn).", show_default=False
+    ),
+]
+# The options every game's `new` takes (see `start_session`).
+PlayersArg = Annotated[
+    list[str],
+    typer.Argument(metavar="PLAYER...", help="Players in seat order; Name=Nick gives a nickname."),
+]
+NameOpt = Annotated[
+    str | None,
+    typer.Option(metavar="NAME", help="Session name (default: game-date).", show_default=False),
+]
+RulesetOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="RULESET", help="Bundled ruleset NAME, or PATH to yours.", show_default=False
+    ),
+]
+NickOpt = Annotated[
+    list[str] | None,
+    typer.Option(metavar="NAME=NICK", help="A nickname (repeat for more).", show_default=False),
 ]
 
 
@@ -48,10 +73,15 @@ class Workspace:
     known: storage.Loaded | None = None
     keeps_replays: bool = False  # the shell keeps its replay in memory, cached once on exit
     cache: storage.Cache = field(default_factory=storage.Cache.default)
+    default_ref: str | None = None  # `referee -s NAME COMMAND`
+
+    def path(self, ref: str | None) -> Path:
+        """The file of the session `ref` names, else the one given before the command."""
+        return storage.resolve(self.home, ref or self.default_ref)
 
     def load(self, ref: str | None) -> storage.Loaded:
         """The session `ref` names: the copy in memory if its file's bytes are unchanged."""
-        path = storage.resolve(self.home, ref)
+        path = self.path(ref)
         raw = storage.read_bytes(path, "session file")
         known = self.known
         if known is not None and known.path == path and known.digest == storage.digest_of(raw):
@@ -61,20 +91,12 @@ class Workspace:
 
     def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
         """Run a change of the session `ref` names under its lock, and remember the result."""
-        path = storage.resolve(self.home, ref)
+        path = self.path(ref)
         known = self.known if self.known is not None and self.known.path == path else None
         cache = None if self.keeps_replays else self.cache
         result = storage.transaction(path, change, cache, known)
         self.known = result.loaded
         return result
-
-
-@dataclass(frozen=True)
-class ShellPlugin:
-    """What a game adds to `referee shell`: its prompt, and words to complete after a command."""
-
-    prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
-    words: Callable[[Session, Any, list[str]], list[str]]  # (session, state, words so far)
 
 
 def workspace(ctx: typer.Context) -> Workspace:
@@ -88,15 +110,67 @@ def open_session(ctx: typer.Context, ref: str | None) -> storage.Loaded:
     return workspace(ctx).load(ref)
 
 
-def draw_card(session: Session, state: Any | None = None, ruling: str | None = None) -> None:
-    """The session's score card, after the ruling of the last action if there is one."""
-    from referee.render import card
+# ---------------------------------------------------------------------------- starting
 
-    if state is None:
-        state = replay(session)
-    screens: list[Any] = [ruling] if ruling else []
-    screens.append(card(session.game, state, session.name, output.width()))
-    output.draw(*screens)
+
+def start_session(
+    ctx: typer.Context,
+    game: str,
+    players: list[str],
+    *,
+    nick: list[str] | None,
+    name: str | None,
+    ruleset: str | None,
+    options: Mapping[str, str | int | None],
+    player_options: tuple[str, ...] = (),
+) -> None:
+    """`referee new GAME ...`: check everything, write the session, make it current.
+
+    `options` are the game's own (None: not given); those in `player_options` name a player,
+    by a prefix or a nickname as anywhere else, and are stored as the player's name.
+    """
+    from referee.session import check_session_name, initial
+
+    info = games.info(game)
+    table = storage.load_ruleset(ruleset or info.rulesets[0])
+    if table.get("game") != info.name:
+        raise UsageError(
+            f"ruleset {quote(str(table.get('name')))} is for"
+            f" {printable(str(table.get('game')))[:20]}, not {info.name}"
+        )
+    people = parse_players(players, nick or (), info.name)
+    stored = {key: value for key, value in options.items() if value is not None}
+    labels = [(p.name, p.name) for p in people] + [
+        (p.nickname, p.name) for p in people if p.nickname
+    ]
+    for key in player_options:
+        if key in stored:
+            stored[key] = pick(str(stored[key]), labels, "player")
+    space = workspace(ctx)
+    session_name = check_session_name(name) if name else _free_name(space.home, info.name)
+    session = Session(session_name, info.name, table, people, stored)
+    initial(session)  # the ruleset and the options are checked before anything is written
+    path = space.home.session_path(session_name)
+    session = storage.create(path, session)
+    try:
+        space.home.set_current(session_name)
+    except RefereeError:
+        storage.discard(path)  # not current, so not started: a retry must work
+        raise
+    output.print_text(f"started {session_name} ({info.name})")
+    draw_card(session)
+
+
+def _free_name(here: storage.Home, game: str) -> str:
+    base = f"{game}-{storage.now()[:10]}"
+    name, n = base, 1
+    while here.session_path(name).exists():
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+# ---------------------------------------------------------------------------- acting
 
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
@@ -107,12 +181,48 @@ def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any]
 
     result = workspace(ctx).change(ref, change)
     state = result.loaded.state
-    draw_card(result.session, state, result.session.engine.ruling(state))
+    ruling = games.module(result.session.game, "words").words(result.session.engine.ruling(state))
+    draw_card(result.session, state, ruling)
 
 
 def actor(session: Session, state: Any, by: str | None) -> str:
-    """The player acting: `--by` (checked by the rules) or whoever is on turn."""
+    """The player acting: `--by` (checked by the rules), else whoever is on turn."""
     if by:
         return resolve_player(session, by)
-    turn = session.engine.summary(state).get("turn")
-    return str(turn) if turn else session.players[0].name
+    turn = session.engine.turn(state)
+    if turn is None:
+        winners = " and ".join(session.engine.outcome(state).winners) or "nobody"
+        raise RuleViolation(f"the game is over: {winners} won")
+    return turn
+
+
+# ---------------------------------------------------------------------------- the card
+
+
+def draw_card(
+    session: Session, state: Any | None = None, ruling: str | None = None, full: bool | None = None
+) -> None:
+    """The ruling of the last action, then the score card: the full card when it fits the
+    screen under the ruling, else the compact one (`full` chooses)."""
+    if state is None:
+        state = replay(session)
+    render = games.module(session.game, "render")
+    width = output.width()
+    if full is None:
+        used = output.wrapped_lines(ruling, width) if ruling else 0
+        full = render.card_lines(state, width) + used <= output.height() - 1
+    screens: list[Any] = [ruling] if ruling else []
+    screens.append(render.card(state, session.name, width, compact=not full))
+    output.draw(*screens)
+
+
+@dataclass(frozen=True)
+class ShellPlugin:
+    """What a game adds to `referee shell`: its prompt, and how to complete its arguments.
+
+    `complete` maps a command parameter's name (`rank`, `dice`, `player`, `rule`) to the words
+    it may take now; the shell finds which parameter comes next from the command itself.
+    """
+
+    prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
+    complete: Mapping[str, Callable[[Session, Any], list[str]]]

@@ -1,4 +1,4 @@
-"""`referee kariki ...` (alias `k`): the Kariki actions, typed as they happen at the table."""
+"""`referee kariki ...` (alias `k`) and `referee new kariki`: the actions, typed as they happen."""
 
 from __future__ import annotations
 
@@ -6,127 +6,225 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import ByOpt, SessionOpt, ShellPlugin, act, actor
+from referee.cli.common import (
+    ByOpt,
+    NameOpt,
+    NickOpt,
+    PlayersArg,
+    RulesetOpt,
+    SessionOpt,
+    ShellPlugin,
+    act,
+    actor,
+    start_session,
+)
+from referee.errors import UsageError
 from referee.games import kariki as rules
-from referee.notation.dice import ALL_ROLLS, KARIKI, Roll, parse_rank
+from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, parse_rank
 from referee.session import Session, resolve_player
 
 app = typer.Typer(
     help="Kariki actions (alias: k). The player on turn acts unless --by says who.",
+    rich_markup_mode=None,
     no_args_is_help=True,
 )
+
+
+def new(
+    ctx: typer.Context,
+    players: PlayersArg,
+    name: NameOpt = None,
+    ruleset: RulesetOpt = None,
+    nick: NickOpt = None,
+    first: Annotated[
+        str | None, typer.Option(metavar="PLAYER", help="Who won the roll-off.", show_default=False)
+    ] = None,
+    direction: Annotated[
+        str | None,
+        typer.Option(
+            metavar="left|right", help="Which way play goes [default: left].", show_default=False
+        ),
+    ] = None,
+    buy_in: Annotated[
+        int | None,
+        typer.Option("--buy-in", metavar="N", help="Money each pays in.", show_default=False),
+    ] = None,
+) -> None:
+    """Start a Kariki session: 2 to 20 players in seat order."""
+    start_session(
+        ctx,
+        "kariki",
+        players,
+        nick=nick,
+        name=name,
+        ruleset=ruleset,
+        options={"first": first, "direction": direction, "buy_in": buy_in},
+        player_options=("first",),
+    )
 
 
 @app.command()
 def claim(
     ctx: typer.Context,
-    rank: Annotated[str, typer.Argument(help="9, nine, 4-5, 66, boxcars, pair of kings ...")],
+    rank: Annotated[
+        str, typer.Argument(metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ...")
+    ],
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Claim a rank (the responder typing a claim also takes the mug)."""
+    """Claim a rank.
+
+    Typed by the player facing a claim, it also means he took the mug and rolled.
+    """
     parsed = parse_rank(rank)
     act(ctx, session, lambda s, state: rules.Claim(actor(s, state, by), parsed))
 
 
 @app.command("kariki")
 def show_kariki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """The roller shows a 1-2: a crown for him, a berry for the next player."""
+    """Show a rolled 1-2.
+
+    A crown for the roller and a berry for the next player (typed by the player facing a
+    claim, he took the mug first).
+    """
     act(ctx, session, lambda s, state: rules.ShowKariki(actor(s, state, by)))
 
 
 @app.command()
 def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """The responder takes the mug without looking and rolls."""
+    """Take the mug and roll.
+
+    Without looking under it: the new claim must match or beat the one standing.
+    """
     act(ctx, session, lambda s, state: rules.TakeMug(actor(s, state, by)))
 
 
 @app.command()
 def pull(
     ctx: typer.Context,
-    dice: Annotated[str, typer.Argument(help="The dice under the mug: 4-5 or 45.")],
+    dice: Annotated[
+        list[str], typer.Argument(metavar="DICE", help="The dice under the mug: 4-5, 45 or 4 5.")
+    ],
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """The responder lifts the mug; type the dice it shows."""
-    parsed = Roll.parse(dice)
+    """Lift the mug on a claim.
+
+    Type the dice it shows: a lie is a berry for whoever answers for the claim, the truth a
+    berry for the puller.
+    """
+    if len(dice) > 2:
+        raise UsageError(f"pull takes two dice, like 4-5, not {len(dice)} words")
+    parsed = Roll.parse(" ".join(dice))
     act(ctx, session, lambda s, state: rules.Pull(actor(s, state, by), parsed))
 
 
 @app.command("pass")
 def pass_(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Accept the claim as your own and hand the choice on."""
+    """Pass the claim on.
+
+    Accept it as your own roll: you answer for it, and the next player chooses.
+    """
     act(ctx, session, lambda s, state: rules.Pass(actor(s, state, by)))
 
 
 @app.command()
 def slash(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(help="Who broke a table rule.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who broke a table rule.")],
     rule: Annotated[
-        str | None, typer.Argument(help="drop, mug, seat, language, alcohol ...")
+        str | None, typer.Argument(metavar="RULE", help="drop, mug, seat, language, alcohol ...")
+    ] = None,
+    amount: Annotated[
+        int | None,
+        typer.Argument(
+            metavar="N", help="Seconds on the ground for drop, else a count.", show_default=False
+        ),
     ] = None,
     seconds: Annotated[
-        int | None, typer.Option(help="Dropped dice: seconds the die lay on the ground.")
+        int | None,
+        typer.Option(metavar="S", help="Dropped dice: seconds on the ground.", show_default=False),
     ] = None,
-    count: Annotated[int | None, typer.Option(help="How many slashes.")] = None,
+    count: Annotated[
+        int | None, typer.Option(metavar="N", help="How many slashes.", show_default=False)
+    ] = None,
     session: SessionOpt = None,
 ) -> None:
-    """Slashes for breaking a table rule; every 3 make a berry."""
-    act(
-        ctx,
-        session,
-        lambda s, state: rules.Slash(resolve_player(s, player), rule, seconds, count),
-    )
+    """Slashes for a broken rule.
+
+    For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
+    """
+
+    def make(s: Session, state: rules.State) -> rules.Slash:
+        found = state.rules.slash_rule(rule) if rule else None
+        timed, counted = seconds, count
+        if amount is not None:
+            if seconds is not None or count is not None:
+                raise UsageError("give the amount once: as a word, or as --seconds / --count")
+            if found is not None and found.seconds_per_slash is not None:
+                timed = amount
+            else:
+                counted = amount
+        return rules.Slash(resolve_player(s, player), found.name if found else None, timed, counted)
+
+    act(ctx, session, make)
 
 
 @app.command()
 def buyback(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(help="The player who just went out.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="A player who just went out.")],
     session: SessionOpt = None,
 ) -> None:
-    """Buy one berry back for the price of the pot (the pot doubles)."""
+    """Buy back in for the pot.
+
+    A player who just went out pays the pot (so it doubles) and returns with one berry less.
+    """
     act(ctx, session, lambda s, state: rules.BuyBack(resolve_player(s, player)))
 
 
 # ---------------------------------------------------------------------------- the shell
-
-RANK_WORDS = [str(n) for n in range(4, 12)] + ["11", "22", "33", "44", "55", "66"]
-RANK_WORDS += ["four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "boxcars"]
-ACTING = ("claim", "kariki", "roll", "pull", "pass")
 
 
 def shell_prompt(state: rules.State) -> str:
     """Who acts and what they face, short enough for a phone: `Bob vs Nine`."""
     if state.is_over:
         return f"{state.winner or 'nobody'} won"
-    who = state.seats[state.turn].name
-    claim = KARIKI.name(state.claim) if state.claim is not None else None
+    who = state.name(state.turn)
+    if state.claim is None:
+        return f"{who} claims"
+    claim = KARIKI.name(state.claim)
     if state.phase is rules.Phase.RESPOND:
         return f"{who} vs {claim}"
-    return f"{who} claims {claim}+" if claim else f"{who} claims"
+    strict = state.rules.raise_rule is rules.Raise.STRICT
+    return f"{who} claims >{claim}" if strict else f"{who} claims {claim}+"
 
 
-def shell_words(session: Session, state: rules.State, words: list[str]) -> list[str]:
-    """What may come next on a line that starts with `words` (the command first)."""
-    command, args = words[0], words[1:]
-    names = [p.name for p in session.players]
-    if args and args[-1] == "--by":
-        return names
-    if command == "claim" and not args:
-        return RANK_WORDS
-    if command == "pull" and not args:
-        return [str(r) for r in ALL_ROLLS]
-    if command == "slash":
-        if not args:
-            return [s.name for s in state.seats if not s.out]
-        if len(args) == 1:
-            return [r.name for r in state.rules.slash_rules]
-        return ["--seconds", "--count"]
-    if command == "buyback" and not args:
-        return [s.name for s in state.seats if s.out]
-    return ["--by"] if command in ACTING else []
+def rank_words(session: Session, state: rules.State) -> list[str]:
+    """Claims in ladder order, short and unambiguous: 4 .. 11, then 1-1 .. 6-6."""
+    found = []
+    for rank in Rank:
+        if rank is Rank.ONE_TWO:
+            continue
+        roll = next(r for r in ALL_ROLLS if r.rank is rank)
+        found.append(str(roll) if roll.low == roll.high else str(rank + 3))
+    return found
 
 
-SHELL = ShellPlugin(shell_prompt, shell_words)
+def player_words(session: Session, state: rules.State) -> list[str]:
+    """Players still in, by name and nickname."""
+    seats = [s for s in state.seats if not s.out] or list(state.seats)
+    return [n for s in seats for n in (s.name, s.nickname) if n]
+
+
+SHELL = ShellPlugin(
+    prompt=shell_prompt,
+    complete={
+        "rank": rank_words,
+        "dice": lambda session, state: [str(r) for r in ALL_ROLLS],
+        "player": player_words,
+        "buyback.player": lambda session, state: [state.name(i) for i in state.buyback_open],
+        "by": player_words,
+        "rule": lambda session, state: [r.name for r in state.rules.slash_rules],
+    },
+)

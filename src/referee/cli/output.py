@@ -18,10 +18,14 @@ if TYPE_CHECKING:
 
 
 def error_line(message: str) -> None:
-    """One line on stderr, red on a colour terminal."""
+    """One message on stderr: one line for scripts, wrapped at words on a terminal (in red)."""
     text = " ".join(printable(f"error: {message}").split())
-    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
-        text = f"\x1b[31m{text}\x1b[0m"
+    if sys.stderr.isatty():
+        import textwrap
+
+        text = "\n".join(textwrap.wrap(text, width=width(), subsequent_indent="  "))
+        if "NO_COLOR" not in os.environ:
+            text = f"\x1b[31m{text}\x1b[0m"
     sys.stderr.write(text + "\n")
 
 
@@ -74,6 +78,20 @@ def draw(*renderables: RenderableType | str) -> None:
 
 
 MIN_WIDTH, MAX_WIDTH = 20, 400
+
+
+def height() -> int:
+    """The lines a screen may take: LINES, the terminal, else 24 (a phone with its keyboard)."""
+    import shutil
+
+    return max(5, shutil.get_terminal_size((80, 24)).lines)
+
+
+def wrapped_lines(text: str, columns: int) -> int:
+    """How many lines `text` takes when wrapped at words to `columns`."""
+    import textwrap
+
+    return sum(len(textwrap.wrap(line, columns)) or 1 for line in text.splitlines())
 
 
 def width() -> int:

@@ -2,31 +2,35 @@
 
 Every line runs through the same Typer commands as `referee GAME ACTION ...`, so parsing, rules
 and errors are the same; what the shell adds is the session kept in memory (a `Workspace`),
-a prompt saying who acts and what they face, unique-prefix commands and tab completion.
-A game plugs in by giving its CLI module a `SHELL` (see `ShellPlugin`).
+a prompt saying who acts and what they face, unique-prefix commands with "did you mean", help
+from the engine's legal actions, completion from the command tree, and a history file.
+A game plugs in with its CLI module's `SHELL` (see `ShellPlugin`); nothing here names a game.
 """
 
 from __future__ import annotations
 
-import importlib
+import contextlib
 import shlex
 import sys
 from typing import Any
 
-from referee import storage
-from referee.cli import GAME_APPS, command_for, output, run
+from referee import games, storage
+from referee.cli import command_for, output, run
 from referee.cli.common import ShellPlugin, Workspace
-from referee.errors import RefereeError, UsageError, quote
+from referee.errors import RefereeError, UsageError
+from referee.text import pick
 
 BUILTINS = {
-    "show": "the score card",
-    "log": "the history",
+    "show": "the score card (show --full, show --compact)",
+    "log": "the history with each ruling",
     "undo": "take back the last event",
     "redo": "put it back",
-    "help": "this list",
+    "help": "the actions open now; help ACTION explains one",
     "quit": "leave (also: exit, Ctrl-D)",
 }
 SHARED = ("show", "log", "undo", "redo")
+ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
+HISTORY_LINES = 1000
 
 
 class Shell:
@@ -38,29 +42,33 @@ class Shell:
         self.ref = str(self.path)
         loaded = self.space.load(self.ref)
         self.game = loaded.session.game
-        module = importlib.import_module(GAME_APPS[self.game])
-        self.plugin: ShellPlugin = module.SHELL
-        self.command = command_for([self.game])  # built once: Typer builds it from signatures
-        group = self.command.commands[self.game]
-        self.actions: dict[str, str] = {
-            name: (command.get_short_help_str(limit=29) if command else "")
-            for name, command in getattr(group, "commands", {}).items()
-        }
+        self.plugin: ShellPlugin = games.module(self.game, "cli").SHELL
+        self.command = command_for([])  # every game attached, built once for all lines
+        self.group = self.command.commands[self.game]
+        self.actions: dict[str, Any] = dict(self.group.commands)
+        self.tools = {g.name: g for g in games.GAMES if g.name != self.game}
 
     # ------------------------------------------------------------------ the loop
 
     def loop(self) -> int:
-        """Read and run lines until quit or end of input; the exit code of the last failure."""
+        """Read and run lines until quit or end of input.
+
+        Piped, it exits with the code of the last refused line (a script's failure shows);
+        typed, quitting is a success whatever was refused on the way.
+        """
         interactive = sys.stdin.isatty()
         if interactive:
             self._readline()
-            output.print_text(f"{self.game} shell on {self.path.stem}: 'help' lists commands")
+            output.print_text(f"{self.game} shell on {self.path.stem}: 'help' lists actions")
+            self.do("show")
         failed = 0
         while True:
             prompt = self.prompt()
             try:
                 line = input(prompt) if interactive else sys.stdin.readline()
             except EOFError:
+                if interactive:
+                    output.print_text("")
                 break
             except KeyboardInterrupt:
                 output.print_text("")
@@ -74,6 +82,9 @@ class Shell:
                 break
             failed = code or failed
         self._keep_cache()
+        if interactive:
+            self._save_history()
+            return 0
         return failed
 
     def do(self, line: str) -> int | None:
@@ -90,47 +101,78 @@ class Shell:
         if head == "quit":
             return None
         if head == "help":
-            output.print_text(self.help())
-            return 0
+            return self._help(words[1:])
+        if head in self.tools:  # another game's tools: `kalooki check 5H 5D JK`
+            return run([head, *words[1:]], self.space, self.command)
+        command = self.actions.get(head) or self.command.commands.get(head)
         argv = [head] if head in SHARED else [self.game, head]
-        return run([*argv, *words[1:], "--session", self.ref], self.space, self.command)
+        takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
+        extra = ["--session", self.ref] if takes_session else []
+        return run([*argv, *words[1:], *extra], self.space, self.command)
 
     def _command(self, word: str) -> str:
-        """The command `word` names: exact, an alias, or a unique prefix."""
-        word = word.lower()
-        aliases = {"exit": "quit", "q": "quit", "?": "help"}
-        names = [*BUILTINS, *self.actions]
-        if word in aliases:
-            return aliases[word]
-        if word in names:
-            return word
-        found = [n for n in names if n.startswith(word)]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            raise UsageError(f"{quote(word)} could be {', '.join(found)}: type more letters")
-        raise UsageError(f"unknown command {quote(word)}: try {', '.join(self.actions)} or help")
+        """The command `word` names: exact, an alias, or a unique prefix ("did you mean")."""
+        if word.lower() in ALIASES:
+            return ALIASES[word.lower()]
+        open_now = self.open_actions()
+        names = [*open_now, *(a for a in self.actions if a not in open_now), *BUILTINS]
+        names += list(self.tools)
+        return pick(word, [(n, n) for n in names], "command")
 
     # ------------------------------------------------------------------ what it shows
 
-    def state(self) -> Any:
-        """The session's state, read again only if another terminal changed the file."""
-        return self.space.load(self.ref).state
+    def loaded(self) -> storage.Loaded:
+        """The session, read again only if another terminal changed the file."""
+        return self.space.load(self.ref)
+
+    def open_actions(self) -> tuple[str, ...]:
+        """The actions the engine says are open now (empty if the file cannot be read)."""
+        try:
+            loaded = self.loaded()
+        except RefereeError:
+            return ()
+        return tuple(loaded.session.engine.legal_actions(loaded.state))
 
     def prompt(self) -> str:
         """Whose turn it is and what they face: `Bob vs Nine> `."""
         try:
-            return self.plugin.prompt(self.state()) + "> "
+            return self.plugin.prompt(self.loaded().state) + "> "
         except RefereeError:
             return "(unreadable)> "
 
-    def help(self) -> str:
-        """The commands of this shell, at 40 columns."""
-        lines = [f"{self.game} actions (a unique prefix does):"]
-        lines += [f"  {name:<8} {text}" for name, text in self.actions.items()]
+    def help(self, topic: str | None = None) -> str:
+        """The actions open now with what each does, or one command explained."""
+        if topic:
+            name = self._command(topic)
+            if name in BUILTINS and name not in self.actions:
+                return f"{name}: {BUILTINS[name]}"
+            command = self.actions.get(name) or self.command.commands.get(name)
+            usage = " ".join(
+                p.human_readable_name for p in command.params if p.param_type_name != "option"
+            )
+            return f"{name} {usage.lower()}\n{command.help or ''}".strip()
+        open_now = self.open_actions()
+        lines = ["open now (a unique prefix does):"]
+        lines += [f"  {n:<8} {self._short(n)}" for n in open_now]
+        rest = [n for n in self.actions if n not in open_now]
+        if rest:
+            lines.append("not now: " + ", ".join(rest))
         lines.append("also:")
-        lines += [f"  {name:<8} {text}" for name, text in BUILTINS.items()]
+        lines += [f"  {n:<8} {text}" for n, text in BUILTINS.items()]
         return "\n".join(lines)
+
+    def _short(self, name: str) -> str:
+        command = self.actions[name]
+        return str(command.get_short_help_str(limit=200))
+
+    def _help(self, words: list[str]) -> int:
+        try:
+            text = self.help(words[0] if words else None)
+        except UsageError as error:
+            output.error_line(str(error))
+            return 2
+        output.print_wrapped(text)
+        return 0
 
     # ------------------------------------------------------------------ completion
 
@@ -138,16 +180,39 @@ class Shell:
         """Completions for the word `text`, with `before` the line up to it."""
         words = before.split()
         if not words:
-            candidates = [*self.actions, *BUILTINS]
+            open_now = self.open_actions()
+            rest = [a for a in self.actions if a not in open_now]
+            candidates = [*open_now, *rest, *BUILTINS]
         else:
-            loaded = self.space.load(self.ref)
             try:
-                command = self._command(words[0])
-            except UsageError:
+                name = self._command(words[0])
+                loaded = self.loaded()
+            except RefereeError:
                 return []
-            candidates = self.plugin.words(loaded.session, loaded.state, [command, *words[1:]])
-        wanted = text.lower()
-        return [c for c in candidates if c.lower().startswith(wanted)]
+            candidates = self._arguments(name, words[1:], loaded)
+        wanted = text.casefold()
+        return [c for c in dict.fromkeys(candidates) if c.casefold().startswith(wanted)]
+
+    def _arguments(self, name: str, typed: list[str], loaded: storage.Loaded) -> list[str]:
+        """What may come next after `typed`, from the command's own parameters."""
+        command = self.actions.get(name)
+        if command is None:
+            return []
+        options = [p for p in command.params if p.param_type_name == "option"]
+        if typed and typed[-1].startswith("--"):
+            param = next((p for p in options if typed[-1] in p.opts), None)
+            return self._values(name, param.name if param else "", loaded)
+        positional = [p for p in command.params if p.param_type_name == "argument"]
+        given = len([w for i, w in enumerate(typed) if not w.startswith("-")
+                     and not (i and typed[i - 1].startswith("--"))])  # fmt: skip
+        flags = [o for p in options if p.name != "session" for o in p.opts if o.startswith("--")]
+        if given < len(positional):
+            return self._values(name, str(positional[given].name), loaded) or flags
+        return flags
+
+    def _values(self, command: str, param: str, loaded: storage.Loaded) -> list[str]:
+        found = self.plugin.complete.get(f"{command}.{param}") or self.plugin.complete.get(param)
+        return found(loaded.session, loaded.state) if found else []
 
     def _readline(self) -> None:
         try:
@@ -164,6 +229,21 @@ class Shell:
         readline.set_completer_delims(" \t\n")
         readline.set_completer(completer)
         readline.parse_and_bind("tab: complete")
+        readline.set_history_length(HISTORY_LINES)
+        with contextlib.suppress(OSError):  # no history yet, or one that cannot be read
+            readline.read_history_file(self._history_file())
+
+    def _history_file(self) -> str:
+        return str(self.space.home.root / "shell_history")
+
+    def _save_history(self) -> None:
+        try:
+            import readline
+
+            self.space.home.root.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(self._history_file())
+        except (ImportError, OSError):  # a history that cannot be kept is no reason to fail
+            pass
 
     def _keep_cache(self) -> None:
         """Leave the replay for the next command, which then starts without replaying.

@@ -1,47 +1,119 @@
-"""The registry of games: names and aliases to modules, imported only when a game is used.
+"""The registry: one `GameInfo` per game, the only list of games in the code.
 
-Every game has typed rules (`rules_from_table`); games with sessions also have a `GAME` engine.
+Everything a game gives the shared layers is named here once: its names, its player range, its
+bundled rulesets, and the modules of its engine, its CLI commands (with its shell words) and
+its renderer. The modules are imported only when a command needs them, so `--json` never loads
+Rich and no command loads another game. `tests/test_registry.py` proves each entry complete.
+
+Adding a game: an engine module (`GAME`, a `Game`), a CLI module (`app`, and for a game with
+sessions `new` and `SHELL`), a renderer (`card`), its words (`words`), a ruleset, and one
+entry below.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import UsageError, quote
 from referee.games.base import Game
 
-# Canonical name -> module. Each module has `Rules.from_table`; session games also `GAME`.
-MODULES = {
-    "kariki": "referee.games.kariki",
-    "kalooki": "referee.games.kalooki",
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """One game, as the shared layers know it."""
+
+    name: str  # canonical, as typed: `referee new kariki`
+    title: str  # as written in sentences
+    aliases: tuple[str, ...]
+    about: str  # one line for `--help`
+    min_players: int
+    max_players: int
+    rulesets: tuple[str, ...]  # bundled, the default first
+    rules: str  # module with `Rules.from_table` (every game has rules)
+    engine: str | None  # module with `GAME`; None: tools only, no sessions yet
+    cli: str  # module with `app`; with sessions also `new` and `SHELL`
+    render: str | None  # module with `card` and `card_lines` (Rich)
+    words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
+
+    @property
+    def has_sessions(self) -> bool:
+        """Whether sessions of this game can be started and played."""
+        return self.engine is not None
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo(
+        name="kariki",
+        title="Kariki",
+        aliases=("k",),
+        about="Kariki actions (alias k).",
+        min_players=2,
+        max_players=20,
+        rulesets=("kariki",),
+        rules="referee.games.kariki",
+        engine="referee.games.kariki",
+        cli="referee.cli.kariki",
+        render="referee.render.kariki",
+        words="referee.render.kariki_words",
+    ),
+    GameInfo(
+        name="kalooki",
+        title="Kalooki",
+        aliases=("kal",),
+        about="Kalooki tools (alias kal).",
+        min_players=3,
+        max_players=6,
+        rulesets=("kalooki",),
+        rules="referee.games.kalooki",
+        engine=None,
+        cli="referee.cli.kalooki",
+        render=None,
+        words=None,
+    ),
+)
+BY_NAME: Mapping[str, GameInfo] = {g.name: g for g in GAMES} | {
+    alias: g for g in GAMES for alias in g.aliases
 }
-SESSIONS = frozenset({"kariki"})
-ALIASES = {"k": "kariki", "kal": "kalooki"}
+
+
+def info(name: str) -> GameInfo:
+    """The game `name` (or an alias) names; `UsageError` listing the games if none."""
+    found = BY_NAME.get(name.strip().lower())
+    if found is None:
+        names = ", ".join(g.name for g in GAMES)
+        raise UsageError(f"unknown game {quote(name)}: try {names}")
+    return found
 
 
 def canonical(name: str) -> str:
     """The canonical name of a game, from its name or an alias."""
-    key = name.strip().lower()
-    key = ALIASES.get(key, key)
-    if key not in MODULES:
-        raise UsageError(f"unknown game {quote(name)}: try {', '.join(sorted(MODULES))}")
-    return key
+    return info(name).name
 
 
 def rules_from_table(game: str, table: Mapping[str, object], source: str) -> object:
     """Any game's typed rules from a ruleset table; `RulesetError` lists every problem."""
-    module = importlib.import_module(MODULES[canonical(game)])
+    module = importlib.import_module(info(game).rules)
     rules: object = module.Rules.from_table(table, source)
     return rules
 
 
-def load(name: str) -> Game[Any, Any, Any]:
+def load(name: str) -> Game[Any, Any, Any, Any]:
     """The engine of a game with sessions; only that game's module is imported."""
-    game = canonical(name)
-    if game not in SESSIONS:
-        raise UsageError(f"{game} has no sessions yet: try 'referee {game} --help' for its tools")
-    module = importlib.import_module(MODULES[game])
-    engine: Game[Any, Any, Any] = module.GAME
+    game = info(name)
+    if game.engine is None:
+        raise UsageError(
+            f"{game.name} has no sessions yet: try 'referee {game.name} --help' for its tools"
+        )
+    engine: Game[Any, Any, Any, Any] = importlib.import_module(game.engine).GAME
     return engine
+
+
+def module(name: str, part: str) -> Any:
+    """A game's `cli`, `render` or `words` module, imported now."""
+    path = getattr(info(name), part)
+    if path is None:
+        raise UsageError(f"{name} has no {part} module")
+    return importlib.import_module(path)

@@ -1,17 +1,33 @@
-"""What every game gives the session layer: rules from a table, a start, `apply`, event notation."""
+"""The contract between a game and the shared layers (session, storage, CLI, shell, render).
+
+Modelled on python-chess's variants: a game is one object that knows its start, `apply` (the
+move) beside `legal_actions` (the moves open now), whose `turn` it is, and its `outcome`.
+The shared layers ask only these questions and never read a game's state themselves.
+
+Events are frozen dataclasses. Stored, an event is one flat table of strings and whole numbers
+(`event_to_dict`), written as one inline line of the session file; anything structured inside
+an event (every player's dice, a lay-down of melds) is one notation string in one field, the
+same words a user types. Printed, `str(event)` is the shell line that makes it again
+(`claim 9 --by Ann`), so `log --script` piped into `referee shell` replays a session.
+"""
 
 from __future__ import annotations
 
+import enum
+import shlex
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Generic, TypeVar
 
-from referee.errors import NotationError
+from referee.errors import NotationError, UsageError, quote_number
 
-R = TypeVar("R")
-S = TypeVar("S")
-E = TypeVar("E")
+R = TypeVar("R")  # the typed ruleset
+Opt = TypeVar("Opt")  # the typed options given at `new`
+S = TypeVar("S")  # the state
+E = TypeVar("E")  # the event union
+
+EventDict = dict[str, str | int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +38,29 @@ class PlayerInfo:
     nickname: str | None = None
 
 
-class Game(ABC, Generic[R, S, E]):
-    """A game's pure rules engine, seen from the session layer."""
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where a game stands: playing or finished, who won (a tie has several), the standings.
 
-    name: str
-    title: str  # as the game is written in sentences: "Kariki"
-    min_players: int = 2
-    max_players: int = 20
+    `provisional` marks a result that one more event may still change (a buy-back on offer).
+    """
+
+    finished: bool
+    winners: tuple[str, ...] = ()
+    standings: tuple[str, ...] = ()  # best first
+    provisional: bool = False
+
+    @property
+    def status(self) -> str:
+        """`playing`, or `finished` (`provisional` while the result may still change)."""
+        if not self.finished:
+            return "playing"
+        return "provisional" if self.provisional else "finished"
+
+
+class Game(ABC, Generic[R, Opt, S, E]):
+    """A game's pure rules engine, seen from the shared layers. No I/O, no printing."""
+
     state_type: type[S]  # what the replay cache rebuilds states as (see referee.plain)
 
     @abstractmethod
@@ -36,28 +68,85 @@ class Game(ABC, Generic[R, S, E]):
         """Typed rules from a ruleset table; `RulesetError` lists every problem."""
 
     @abstractmethod
-    def start(self, rules: R, players: Sequence[PlayerInfo], options: Mapping[str, object]) -> S:
+    def options_from_table(
+        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: R
+    ) -> Opt:
+        """The typed `new` options as stored in a session file, checked; `UsageError` if bad."""
+
+    @abstractmethod
+    def start(self, rules: R, players: Sequence[PlayerInfo], options: Opt) -> S:
         """The state before any event."""
 
     @abstractmethod
     def apply(self, state: S, event: E) -> S:
-        """The state after `event`, or `RuleViolation`."""
+        """The state after `event`, or `RuleViolation` (a refusal changes nothing)."""
+
+    @abstractmethod
+    def turn(self, state: S) -> str | None:
+        """Who acts next, or None when nobody is on turn (the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> tuple[str, ...]:
+        """The names of the actions open now, as the shell types them."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome:
+        """Playing or finished, with the winners and standings."""
 
     @abstractmethod
     def event_from_dict(self, data: Mapping[str, object]) -> E:
-        """An event read from a session file."""
+        """An event read from a session file; `NotationError` if it is not one."""
 
     @abstractmethod
-    def event_to_dict(self, event: E) -> dict[str, str | int]:
-        """An event as written to a session file."""
+    def event_to_dict(self, event: E) -> EventDict:
+        """An event as written to a session file: one flat table."""
+
+    @abstractmethod
+    def ruling(self, state: S) -> object:
+        """What the last event did, as a typed record (the renderer words it)."""
+
+    @abstractmethod
+    def ruling_json(self, state: S) -> list[dict[str, object]]:
+        """The same record as JSON data, for `log --json` and exports."""
 
     @abstractmethod
     def summary(self, state: S) -> dict[str, object]:
-        """The `show --json` document."""
+        """The documented `show --json` document (without `session`, added by the CLI)."""
 
-    @abstractmethod
-    def ruling(self, state: S) -> str:
-        """What the last event did, in words."""
+
+def words(*parts: str | int | None, **options: str | int | None) -> str:
+    """The shell line of an event: words quoted as the shell needs, options that are set.
+
+    >>> words("claim", "Double Sixes", by="Ann")
+    "claim 'Double Sixes' --by Ann"
+    """
+    line = [str(p) for p in parts if p is not None]
+    for key, value in options.items():
+        if value is not None:
+            line += [f"--{key.replace('_', '-')}", str(value)]
+    return shlex.join(line)
+
+
+def to_json(value: object, convert: Callable[[object], object | None] | None = None) -> object:
+    """A ruling record as JSON data: dataclasses become tables tagged with their `kind`.
+
+    `convert` turns a game's own values (a rank, a roll) into their printed names first.
+    """
+    if convert is not None:
+        done = convert(value)
+        if done is not None:
+            return done
+    if is_dataclass(value) and not isinstance(value, type):
+        kind = "".join(f"_{c.lower()}" if c.isupper() else c for c in type(value).__name__)
+        table: dict[str, object] = {"kind": kind.lstrip("_")}
+        for f in fields(value):
+            table[f.name] = to_json(getattr(value, f.name), convert)
+        return table
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [to_json(v, convert) for v in value]
+    return value
 
 
 def str_field(data: Mapping[str, object], key: str) -> str:
@@ -74,5 +163,19 @@ def int_field(data: Mapping[str, object], key: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise NotationError(f"the event's {key} must be a whole number, not {value!r}")
+        raise NotationError(f"the event's {key} must be a whole number, not {value!r:.20}")
+    return value
+
+
+def only_fields(data: Mapping[str, object], *allowed: str) -> None:
+    """Refuse a stored event with fields its type does not have (a typo would be ignored)."""
+    extra = sorted(set(data) - {"type", *allowed})
+    if extra:
+        raise NotationError(f"the event has unknown fields: {', '.join(extra)[:60]}")
+
+
+def checked_number(value: int, what: str, low: int, high: int) -> int:
+    """`value` if it lies from `low` to `high`, else `UsageError` (no number is unbounded)."""
+    if not low <= value <= high:
+        raise UsageError(f"{what} is {low} to {high}, not {quote_number(value)}")
     return value

@@ -417,7 +417,7 @@ def _id_at(position: int, suit_index: int) -> int:
 
 @dataclass(slots=True)
 class _Best:
-    removed: int = -1
+    removed: int | None = None  # penalty points laid down; None until a lay-down is found
     fours: tuple[Option, ...] = ()
     threes: tuple[tuple[tuple[int, ...], int], ...] = ()  # (natural ids, jokers)
 
@@ -455,7 +455,7 @@ class _Solver:
             usable = [s for s in usable if runs[s]]
         for suits in combinations(usable, self.contract.fours):
             self._fours([runs[s] for s in suits], list(counts), self.jokers, 0, ())
-        if self.best.removed < 0:
+        if self.best.removed is None:
             return Solution(False, left=self.hand)
         laid = [tuple(_CARDS[i] for i in ids) + (JOKER,) * j for _, j, ids in self.best.fours]
         laid += [tuple(_CARDS[i] for i in ids) + (JOKER,) * j for ids, j in self.best.threes]
@@ -464,6 +464,14 @@ class _Solver:
         for meld in melds:
             left -= Counter(meld.cards)
         return Solution(True, melds, tuple(sorted(left.elements(), key=_hand_order)))
+
+    def _beats(self, removed: int) -> bool:
+        """A lay-down removing `removed` points is better than the best so far."""
+        return self.best.removed is None or removed > self.best.removed
+
+    def _may_beat(self, bound: int) -> bool:
+        """A branch that removes at most `bound` points could still beat the best."""
+        return self.best.removed is None or bound > self.best.removed
 
     def _runs_of(self, suit: int) -> list[Option]:
         """Every run of this suit the hand could make, one per (jokers, naturals) multiset."""
@@ -523,7 +531,7 @@ class _Solver:
             return  # too few pairs and triples left for the threes, and runs only take cards
         for option in todo[0]:
             value, used, ids = option
-            if removed + value + later + cap <= self.best.removed:
+            if not self._may_beat(removed + value + later + cap):
                 break
             if used > jokers:
                 continue
@@ -581,7 +589,7 @@ class _Solver:
         """
         n = self.contract.threes
         if n == 0:
-            if removed > self.best.removed:
+            if self._beats(removed):
                 self.best = _Best(removed, fours, ())
             return
         triples: list[tuple[int, int]] = []
@@ -597,7 +605,7 @@ class _Solver:
                 continue
             chosen = pairs[:k] + triples[: n - k]
             total = removed + sum(v for v, _ in chosen) + _JOKER_POINTS * jokers
-            if total > self.best.removed:
+            if self._beats(total):
                 threes = [
                     (self._rank_ids(counts, rank), 1 if i < k else 0)
                     for i, (_, rank) in enumerate(chosen)

@@ -1,22 +1,35 @@
 """Kariki: the Mia-family bluffing game of RULES.md section 2, as a pure rules engine.
 
 `start()` seats the table, `apply(state, event)` returns the next state or raises
-`RuleViolation`; a session's state is always the replay of its events. Nothing here does I/O.
+`RuleViolation`; a session's state is always the replay of its events. Each state carries its
+ruling as typed facts (`Fact`), which `referee.render.kariki.words` puts into words. No I/O.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
-from referee.games.base import Game, PlayerInfo, int_field, str_field
+from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.base import (
+    EventDict,
+    Game,
+    Outcome,
+    PlayerInfo,
+    checked_number,
+    int_field,
+    only_fields,
+    str_field,
+    to_json,
+    words,
+)
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
 from referee.ruleset import LIST_MAX, TableReader
+from referee.text import pick
 
 # Bounds no real table reaches, so that no typed or hand-edited number can stall a command.
 MAX_BUY_IN = 1_000_000
@@ -102,13 +115,7 @@ class Rules:
 
     def slash_rule(self, text: str) -> SlashRule:
         """The slash rule named `text` (a unique prefix is enough)."""
-        wanted = text.strip().lower()
-        exact = [s for s in self.slash_rules if s.name == wanted]
-        found = exact or [s for s in self.slash_rules if s.name.startswith(wanted)]
-        if len(found) != 1 or not wanted:
-            names = ", ".join(s.name for s in self.slash_rules) or "none"
-            raise UsageError(f"unknown slash rule {quote(text)}: this table has {names}")
-        return found[0]
+        return pick(text, [(s.name, s) for s in self.slash_rules], "slash rule")
 
 
 _SLASH_RULE_RE = re.compile(r"[a-z][a-z0-9_-]{0,15}", re.ASCII)
@@ -136,22 +143,74 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
     return tuple(rules)
 
 
+# ---------------------------------------------------------------------------- options
+
+
+class Direction(Enum):
+    """Which way play goes round the table: left is seat order."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 through the seats in order, -1 against it."""
+        return 1 if self is Direction.LEFT else -1
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What `referee new kariki` sets: who won the roll-off, the direction, the buy-in."""
+
+    first: str
+    direction: Direction = Direction.LEFT
+    buy_in: int = 1
+
+
+def options_from_table(
+    table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+) -> Options:
+    """The options as stored, checked as strictly as typed ones."""
+    names = [p.name for p in players]
+    extra = sorted(set(table) - {"first", "direction", "buy_in"})
+    if extra:
+        raise UsageError(f"unknown Kariki options: {', '.join(extra)[:60]}")
+    first = table.get("first", names[0])
+    if first not in names:
+        raise UsageError(
+            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
+        )
+    direction = table.get("direction", "left")
+    if direction not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
+    buy_in = table.get("buy_in", rules.buy_in)
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
+        raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
+    return Options(str(first), Direction(direction), buy_in)
+
+
 # ---------------------------------------------------------------------------- events
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """The roller claims a rank (typed by the responder, it also means he rolled)."""
+    """The roller claims a rank (typed by the responder, it also means he took the mug)."""
 
     by: str
     rank: Rank
 
+    def __str__(self) -> str:
+        return words("claim", LADDER.name(self.rank), by=self.by)
+
 
 @dataclass(frozen=True, slots=True)
 class ShowKariki:
-    """The roller lifts the mug on a 1-2."""
+    """The roller lifts the mug on a 1-2 (typed by the responder: he took the mug first)."""
 
     by: str
+
+    def __str__(self) -> str:
+        return words("kariki", by=self.by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +218,9 @@ class TakeMug:
     """The responder takes the mug without looking and becomes the roller."""
 
     by: str
+
+    def __str__(self) -> str:
+        return words("roll", by=self.by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,12 +230,18 @@ class Pull:
     by: str
     dice: Roll
 
+    def __str__(self) -> str:
+        return words("pull", str(self.dice), by=self.by)
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     """The responder accepts the claim as his own and hands the choice on."""
 
     by: str
+
+    def __str__(self) -> str:
+        return words("pass", by=self.by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +253,9 @@ class Slash:
     seconds: int | None = None
     count: int | None = None
 
+    def __str__(self) -> str:
+        return words("slash", self.player, self.rule, seconds=self.seconds, count=self.count)
+
 
 @dataclass(frozen=True, slots=True)
 class BuyBack:
@@ -192,10 +263,15 @@ class BuyBack:
 
     player: str
 
+    def __str__(self) -> str:
+        return words("buyback", self.player)
+
 
 Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack
 
-# ---------------------------------------------------------------------------- state
+# ---------------------------------------------------------------------------- rulings
+# What an event did, as data. The renderer words these (`referee.render.kariki.words`);
+# `log --json`, exports and stats read them as they are.
 
 
 class Cause(Enum):
@@ -209,6 +285,158 @@ class Cause(Enum):
     ILLEGAL_CLAIM = "illegal claim"
 
 
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The table is seated: who rolls first, which way play goes."""
+
+    first: str
+    direction: Direction
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A claim stands (`took_mug`: the responder took the mug to make it)."""
+
+    by: str
+    rank: Rank
+    took_mug: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRefused:
+    """An illegal claim under `illegal_claim = berry`: refused, and a berry for it.
+
+    `standing` is the claim it had to match or beat; None means a Kariki was claimed.
+    """
+
+    by: str
+    rank: Rank
+    standing: Rank | None
+    strict: bool
+    took_mug: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TookMug:
+    """The responder took the mug without looking."""
+
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShowedKariki:
+    """A Kariki shown: a crown for `by`, a berry for `victim` (None: nobody was left)."""
+
+    by: str
+    victim: str | None
+    took_mug: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Crowned:
+    """Every third crown: a berry for each player in `hit`, in turn order."""
+
+    by: str
+    crowns: int
+    hit: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pulled:
+    """The mug was lifted on `claim`: the dice, whether they made it, who got the berry."""
+
+    by: str
+    dice: Roll
+    claim: Rank
+    true: bool
+    berry_to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """`by` accepted the claim and answers for it now."""
+
+    by: str
+    claim: Rank
+
+
+@dataclass(frozen=True, slots=True)
+class FinalPass:
+    """The roller passed the chain back to the first passer, who must roll or pull."""
+
+    by: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Slashed:
+    """Slashes for a broken table rule, and the berries they actually hung."""
+
+    player: str
+    count: int
+    rule: str | None
+    berries: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoughtBack:
+    """A buy-back: `price` went into the pot, which is now `pot`."""
+
+    player: str
+    price: int
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut:
+    """A player is out; `price` is what a buy-back costs now (None: not on offer)."""
+
+    player: str
+    bartender: bool
+    price: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InPoo:
+    """One berry from going out."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVoid:
+    """The player answering for the claim went out: `roller` rolls fresh."""
+
+    out: str
+    roller: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChainMoved:
+    """The player facing the claim went out: `player` faces it now, `answers` still answers."""
+
+    player: str
+    claim: Rank
+    answers: str
+
+
+@dataclass(frozen=True, slots=True)
+class Won:
+    """The last player standing takes the pot (unless someone in `open` buys back)."""
+
+    player: str
+    pot: int
+    open: tuple[str, ...] = ()
+
+
+Fact = (
+    Started | Claimed | ClaimRefused | TookMug | ShowedKariki | Crowned | Pulled | Passed
+    | FinalPass | Slashed | BoughtBack | WentOut | InPoo | ClaimVoid | ChainMoved | Won
+)  # fmt: skip
+
+# ---------------------------------------------------------------------------- state
+
+
 class Phase(Enum):
     """What the player on turn must do."""
 
@@ -219,7 +447,7 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One player at the table."""
+    """One player at the table; `paid` is the buy-in plus any buy-back."""
 
     name: str
     nickname: str | None = None
@@ -228,6 +456,7 @@ class Seat:
     crowns: int = 0
     out: bool = False
     buyback_used: bool = False
+    paid: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +465,7 @@ class State:
 
     rules: Rules
     seats: tuple[Seat, ...]
-    step: int  # +1 plays to the left (seat order), -1 to the right
+    direction: Direction
     pot: int
     turn: int
     phase: Phase
@@ -244,10 +473,10 @@ class State:
     roller: int | None = None  # who rolled the dice under the mug
     responsible: int | None = None  # who answers for the claim if it is pulled
     passers: tuple[int, ...] = ()
-    final_pass: bool = False
-    out_order: tuple[int, ...] = ()
-    just_out: tuple[int, ...] = ()
-    ruling: str = ""
+    final_pass: bool = False  # the first passer must roll or pull
+    out_order: tuple[int, ...] = ()  # each player once, in the order they first went out
+    buyback_open: tuple[int, ...] = ()  # out in the last event, and may still buy back
+    ruling: tuple[Fact, ...] = ()
     events: int = 0
 
     @property
@@ -276,6 +505,11 @@ class State:
         """The phase as a user sees it: OVER once somebody has won."""
         return Phase.OVER if self.is_over else self.phase
 
+    @property
+    def buyback_price(self) -> int:
+        """A buy-back pays the current pot (and so doubles it)."""
+        return self.pot
+
     def in_poo(self, seat: Seat) -> bool:
         """One berry from going out."""
         return not seat.out and len(seat.berries) == self.rules.berry_limit - 1
@@ -291,47 +525,51 @@ class State:
         """The next player still in, from seat `i` in the direction of play."""
         n = len(self.seats)
         for k in range(1, n + 1):
-            j = (i + self.step * k) % n
+            j = (i + self.direction.step * k) % n
             if not self.seats[j].out:
                 return j
         return i
 
+    def in_turn_order(self, after: int) -> tuple[int, ...]:
+        """Every player still in, in turn order starting after seat `after` (ending with him)."""
+        n = len(self.seats)
+        order = ((after + self.direction.step * k) % n for k in range(1, n + 1))
+        return tuple(j for j in order if not self.seats[j].out)
+
     @property
     def chain_is_back(self) -> bool:
         """The pass chain came back round to the player who rolled."""
-        return self.phase is Phase.RESPOND and self.turn == self.roller and bool(self.passers)
+        return (
+            self.phase is Phase.RESPOND
+            and self.turn == self.roller
+            and bool(self.passers)
+            and not self.final_pass
+        )
 
+    @property
+    def must_roll_or_pull(self) -> bool:
+        """The player facing the claim passed already (after a final pass): no passing again."""
+        return self.phase is Phase.RESPOND and self.turn in self.passers
 
-def _name(state: State, i: int | None) -> str:
-    return state.seats[i].name if i is not None else "nobody"
+    def name(self, i: int) -> str:
+        """The name of the player in seat `i`."""
+        return self.seats[i].name
 
 
 # ---------------------------------------------------------------------------- the game
 
 
-def start(rules: Rules, players: Sequence[PlayerInfo], options: Mapping[str, object]) -> State:
-    """Seat the table: `first` won the roll-off, `direction` is left or right."""
-    seats = tuple(Seat(p.name, p.nickname) for p in players)
-    first = options.get("first", players[0].name)
-    names = [p.name for p in players]
-    if first not in names:
-        raise UsageError(
-            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
-        )
-    direction = options.get("direction", "left")
-    if direction not in ("left", "right"):
-        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
-    buy_in = options.get("buy_in", rules.buy_in)
-    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
-        raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
+def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+    """Seat the table: `first` won the roll-off and chose the direction."""
+    seats = tuple(Seat(p.name, p.nickname, paid=options.buy_in) for p in players)
     return State(
         rules=rules,
         seats=seats,
-        step=1 if direction == "left" else -1,
-        pot=buy_in * len(seats),
-        turn=names.index(str(first)),
+        direction=options.direction,
+        pot=options.buy_in * len(seats),
+        turn=[p.name for p in players].index(options.first),
         phase=Phase.ROLL,
-        ruling=f"{first} rolls first; play goes {direction}",
+        ruling=(Started(options.first, options.direction),),
     )
 
 
@@ -339,25 +577,27 @@ def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
     if state.is_over and not isinstance(event, BuyBack):
         raise RuleViolation(f"the game is over: {state.winner or 'nobody'} won")
+    facts: list[Fact] = []
     before = state
     match event:
         case Claim(by=by, rank=rank):
-            state = _claim(state, _actor(state, by), rank)
+            state = _claim(state, _actor(state, by), rank, facts)
         case ShowKariki(by=by):
-            state = _kariki(state, _actor(state, by))
+            state = _kariki(state, _actor(state, by), facts)
         case TakeMug(by=by):
             state = _take_mug(state, _actor(state, by))
+            facts.append(TookMug(by))
         case Pull(by=by, dice=dice):
-            state = _pull(state, _actor(state, by), dice)
+            state = _pull(state, _actor(state, by), dice, facts)
         case Pass(by=by):
-            state = _pass(state, _actor(state, by))
+            state = _pass(state, _actor(state, by), facts)
         case Slash():
-            state = _slash(state, event)
+            state = _slash(state, event, facts)
         case BuyBack(player=player):
-            state = _buyback(state, state.index(player))
+            state = _buyback(state, state.index(player), facts)
         case _:
             assert_never(event)
-    return _settle(before, state)
+    return _settle(before, state, facts, isinstance(event, BuyBack))
 
 
 def _actor(state: State, by: str) -> int:
@@ -365,23 +605,40 @@ def _actor(state: State, by: str) -> int:
     if state.seats[i].out:
         raise RuleViolation(f"{by} is out of the game")
     if i != state.turn:
-        raise RuleViolation(f"it is {_name(state, state.turn)}'s turn, not {by}'s")
+        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
     return i
 
 
-def _claim(state: State, i: int, rank: Rank) -> State:
-    prefix = ""
-    if state.phase is Phase.RESPOND:
+def is_raise(standing: Rank, claim: Rank, rules: Rules) -> bool:
+    """Whether `claim` may follow `standing` after the mug was taken over."""
+    return claim > standing if rules.raise_rule is Raise.STRICT else claim >= standing
+
+
+def can_be_raised(standing: Rank, rules: Rules) -> bool:
+    """Whether any claim can follow `standing` (under strict, nothing beats Double Sixes)."""
+    return any(is_raise(standing, r, rules) for r in Rank if r is not Rank.ONE_TWO)
+
+
+def is_true(dice: Roll, claim: Rank, rules: Rules) -> bool:
+    """Whether the dice under the mug make the claim true."""
+    return dice.rank == claim if rules.truth is Truth.EXACT else dice.rank >= claim
+
+
+def _claim(state: State, i: int, rank: Rank, facts: list[Fact]) -> State:
+    took_mug = state.phase is Phase.RESPOND
+    if took_mug:
         state = _take_mug(state, i)
-        prefix = f"{state.ruling}; "
-    name = LADDER.name(rank)
-    if rank is Rank.ONE_TWO:
-        return _illegal_claim(state, i, "a Kariki is never claimed: show it with 'kariki'")
-    if state.claim is not None and not is_raise(state.claim, rank, state.rules):
-        need = "beat" if state.rules.raise_rule is Raise.STRICT else "match or beat"
-        return _illegal_claim(
-            state, i, f"illegal claim '{name}': it must {need} '{LADDER.name(state.claim)}'"
-        )
+    legal = rank is not Rank.ONE_TWO and (
+        state.claim is None or is_raise(state.claim, rank, state.rules)
+    )
+    if not legal:
+        strict = state.rules.raise_rule is Raise.STRICT
+        standing = None if rank is Rank.ONE_TWO else state.claim
+        if state.rules.illegal_claim is IllegalClaim.REJECT:
+            raise RuleViolation(illegal_reason(rank, standing, strict))
+        facts.append(ClaimRefused(state.name(i), rank, standing, strict, took_mug))
+        return _hang(state, i, Cause.ILLEGAL_CLAIM, facts)
+    facts.append(Claimed(state.name(i), rank, took_mug))
     return replace(
         state,
         phase=Phase.RESPOND,
@@ -391,57 +648,56 @@ def _claim(state: State, i: int, rank: Rank) -> State:
         passers=(),
         final_pass=False,
         turn=state.next_active(i),
-        ruling=f"{prefix}{_name(state, i)} claims {name}",
     )
 
 
-def is_raise(standing: Rank, claim: Rank, rules: Rules) -> bool:
-    """Whether `claim` may follow `standing` after the mug was taken over."""
-    return claim > standing if rules.raise_rule is Raise.STRICT else claim >= standing
+def illegal_reason(rank: Rank, standing: Rank | None, strict: bool) -> str:
+    if standing is None:
+        return "a Kariki is never claimed: show it with 'kariki'"
+    need = "beat" if strict else "match or beat"
+    return f"illegal claim '{LADDER.name(rank)}': it must {need} '{LADDER.name(standing)}'"
 
 
-def is_true(dice: Roll, claim: Rank, rules: Rules) -> bool:
-    """Whether the dice under the mug make the claim true."""
-    return dice.rank == claim if rules.truth is Truth.EXACT else dice.rank >= claim
-
-
-def _illegal_claim(state: State, i: int, reason: str) -> State:
-    if state.rules.illegal_claim is IllegalClaim.REJECT:
-        raise RuleViolation(reason)
-    state = _berry(state, i, Cause.ILLEGAL_CLAIM)
-    again = "" if state.seats[i].out else " and claims again"
-    return replace(state, ruling=f"{reason}; {_name(state, i)} gets a berry{again}")
-
-
-def _kariki(state: State, i: int) -> State:
-    if state.phase is Phase.RESPOND:
+def _kariki(state: State, i: int, facts: list[Fact]) -> State:
+    took_mug = state.phase is Phase.RESPOND
+    if took_mug:
         state = _take_mug(state, i)
     roller = state.seats[i]
     seats = list(state.seats)
     seats[i] = replace(roller, crowns=roller.crowns + 1)
     state = replace(state, seats=tuple(seats))
     victim = state.next_active(i)
-    state = _berry(state, victim, Cause.KARIKI)
-    notes = [f"{roller.name} shows KARIKI: a crown; {_name(state, victim)} gets a berry"]
-    if state.seats[i].crowns % state.rules.crown_threshold == 0:
-        hit = [j for j in state.active if j != i or state.rules.crown_hits_roller]
+    facts.append(ShowedKariki(roller.name, state.name(victim), took_mug))
+    # Berries of one event hang in turn order after the roller, while two players stand.
+    state = _hang(state, victim, Cause.KARIKI, facts)
+    crowns = state.seats[i].crowns
+    if crowns % state.rules.crown_threshold == 0:
+        hit = [j for j in state.in_turn_order(i) if j != i or state.rules.crown_hits_roller]
+        hung = []
         for j in hit:
-            state = _berry(state, j, Cause.CROWNS)
-        notes.append(f"crown {state.seats[i].crowns}: a berry for {_names(state, hit)}")
+            if len(state.active) <= 1:
+                break
+            state = _hang(state, j, Cause.CROWNS, facts)
+            hung.append(state.name(j))
+        facts.append(Crowned(roller.name, crowns, tuple(hung)))
     starter = i if state.rules.after_kariki_starter is Starter.ROLLER else victim
     if state.seats[starter].out:
         starter = state.next_active(starter)
-    state = _fresh_roll(state, starter)
-    return replace(state, ruling="; ".join(notes))
+    return _fresh_roll(state, starter)
 
 
 def _take_mug(state: State, i: int) -> State:
-    if state.phase is not Phase.RESPOND:
-        raise RuleViolation(f"{_name(state, i)} already has the mug: claim a rank or show a Kariki")
+    if state.phase is not Phase.RESPOND or state.claim is None:
+        raise RuleViolation(f"{state.name(i)} already has the mug: claim a rank or show a Kariki")
     if state.chain_is_back:
-        first = _name(state, _first_passer(state))
+        first = state.name(_first_passer(state))
         raise RuleViolation(
-            f"the chain came back to {_name(state, i)}: pull, or pass it back to {first}"
+            f"the chain came back to {state.name(i)}: pull, or pass it back to {first}"
+        )
+    if not can_be_raised(state.claim, state.rules):
+        raise RuleViolation(
+            f"nothing but a shown Kariki beats '{LADDER.name(state.claim)}' under strict"
+            " raises: pull or pass"
         )
     return replace(
         state,
@@ -450,79 +706,74 @@ def _take_mug(state: State, i: int) -> State:
         responsible=None,
         passers=(),
         final_pass=False,
-        ruling=f"{_name(state, i)} takes the mug",
     )
 
 
-def _pull(state: State, i: int, dice: Roll) -> State:
+def _pull(state: State, i: int, dice: Roll, facts: list[Fact]) -> State:
     if state.phase is not Phase.RESPOND or state.claim is None:
         raise RuleViolation("there is no claim to pull on: the roller must claim first")
     claim, responsible = state.claim, state.responsible
-    assert responsible is not None  # a live claim always has someone answering for it
-    shown = f"{_name(state, i)} pulls {dice} ({LADDER.name(dice.rank)}) on {LADDER.name(claim)}"
-    if is_true(dice, claim, state.rules):
-        state = _berry(state, i, Cause.FALSE_ACCUSATION)
-        verdict = f"true, a berry for {_name(state, i)}"
-        starter = responsible
-    else:
-        state = _berry(state, responsible, Cause.LIE)
-        verdict = f"a lie, a berry for {_name(state, responsible)}"
-        starter = i
+    if responsible is None:  # pragma: no cover - a live claim always has someone answering
+        raise RuleViolation("nobody answers for this claim")
+    true = is_true(dice, claim, state.rules)
+    loser, starter = (i, responsible) if true else (responsible, i)
+    facts.append(Pulled(state.name(i), dice, claim, true, state.name(loser)))
+    # The fresh roll comes first: the berry it hangs then ends no chain.
     state = _fresh_roll(state, starter)
-    return replace(state, ruling=f"{shown}: {verdict}")
+    return _hang(state, loser, Cause.FALSE_ACCUSATION if true else Cause.LIE, facts)
 
 
-def _pass(state: State, i: int) -> State:
+def _pass(state: State, i: int, facts: list[Fact]) -> State:
     if state.phase is not Phase.RESPOND or state.claim is None:
         raise RuleViolation("there is no claim to pass: the roller must claim first")
-    name = _name(state, i)
+    name = state.name(i)
     if state.chain_is_back:
         first = _first_passer(state)
-        return replace(
-            state,
-            final_pass=True,
-            responsible=i,
-            turn=first,
-            ruling=f"{name} makes the final pass back to {_name(state, first)}",
-        )
+        facts.append(FinalPass(name, state.name(first)))
+        return replace(state, final_pass=True, responsible=i, turn=first)
     if i in state.passers:
         raise RuleViolation(f"nobody passes twice: {name} passed already; roll or pull")
-    return replace(
-        state,
-        passers=(*state.passers, i),
-        responsible=i,
-        turn=state.next_active(i),
-        ruling=f"{name} passes and answers for {LADDER.name(state.claim)}",
-    )
+    facts.append(Passed(name, state.claim))
+    state = replace(state, passers=(*state.passers, i), responsible=i)
+    return _hand_on(state, i)
+
+
+def _hand_on(state: State, i: int) -> State:
+    """The choice goes to the next player in line after `i`.
+
+    If that is a passer, the roller is out and it came back round: as after a final pass,
+    the first passer still in must roll or pull, and the last passer answers.
+    """
+    nxt = state.next_active(i)
+    return replace(state, turn=nxt, final_pass=state.final_pass or nxt in state.passers)
 
 
 def _first_passer(state: State) -> int:
-    """The first passer still in. One always is: the last passer answers for the claim, and
-    his going out voids it (see `_berry`)."""
+    """The first passer still in (one always is while the chain is back at the roller)."""
     return next(p for p in state.passers if not state.seats[p].out)
 
 
 def slash_count(event: Slash, rules: Rules) -> int:
-    """How many slashes an event is worth (dropped dice: one per started period)."""
+    """How many slashes an event is worth (dropped dice: one per started period).
+
+    >>> rules = Rules(slash_rules=(SlashRule("drop", "dropped dice", 10),))
+    >>> [slash_count(Slash("Ann", "drop", seconds=s), rules) for s in (0, 10, 11, 20, 25)]
+    [1, 1, 2, 2, 3]
+    """
     if event.count is not None and event.seconds is not None:
         raise UsageError("give --count or --seconds, not both")
     if event.count is not None:
-        if not 1 <= event.count <= MAX_SLASHES:
-            raise UsageError(
-                f"a slash count is 1 to {MAX_SLASHES}, not {quote_number(event.count)}"
-            )
-        return event.count
+        return checked_number(event.count, "a slash count", 1, MAX_SLASHES)
     if event.seconds is not None:
         rule = rules.slash_rule(event.rule) if event.rule else None
         if rule is None or rule.seconds_per_slash is None:
             raise UsageError("--seconds goes with a timed rule such as 'drop'")
-        if not 0 <= event.seconds <= MAX_SECONDS:
-            raise UsageError(f"seconds are 0 to {MAX_SECONDS}, not {quote_number(event.seconds)}")
-        return event.seconds // rule.seconds_per_slash + 1
+        seconds = checked_number(event.seconds, "seconds", 0, MAX_SECONDS)
+        return max(1, -(-seconds // rule.seconds_per_slash))
     return 1
 
 
-def _slash(state: State, event: Slash) -> State:
+def _slash(state: State, event: Slash, facts: list[Fact]) -> State:
     i = state.index(event.player)
     seat = state.seats[i]
     if seat.out:
@@ -533,19 +784,16 @@ def _slash(state: State, event: Slash) -> State:
     seats = list(state.seats)
     seats[i] = replace(seat, slashes=rest)
     state = replace(state, seats=tuple(seats))
+    fact_at = len(facts)
     hung = 0
-    while hung < due and not state.seats[i].out:
-        state = _berry(state, i, Cause.SLASHES)
+    while hung < due and not state.seats[i].out and len(state.active) > 1:
+        state = _hang(state, i, Cause.SLASHES, facts)
         hung += 1
-    why = f" ({rule.name})" if rule else ""
-    plural = "es" if n > 1 else ""
-    ruling = f"{seat.name}: {n} slash{plural}{why}"
-    if hung:
-        ruling += f", {hung} berr{'ies' if hung > 1 else 'y'}"
-    return replace(state, ruling=ruling)
+    facts.insert(fact_at, Slashed(seat.name, n, rule.name if rule else None, hung))
+    return state
 
 
-def _buyback(state: State, i: int) -> State:
+def _buyback(state: State, i: int, facts: list[Fact]) -> State:
     seat = state.seats[i]
     if not state.rules.buyback:
         raise RuleViolation("buy-backs are off in this ruleset")
@@ -553,36 +801,57 @@ def _buyback(state: State, i: int) -> State:
         raise RuleViolation(f"{seat.name} is not out: only a player who just went out buys back")
     if seat.buyback_used:
         raise RuleViolation(f"{seat.name} bought back once already: once per game")
-    if i not in state.just_out:
+    if i not in state.buyback_open:
         raise RuleViolation(f"{seat.name} went out earlier: a buy-back comes right after going out")
+    price = state.buyback_price
     seats = list(state.seats)
     keep = state.rules.berry_limit - 1
-    seats[i] = replace(seat, berries=seat.berries[:keep], out=False, buyback_used=True)
+    seats[i] = replace(
+        seat, berries=seat.berries[:keep], out=False, buyback_used=True, paid=seat.paid + price
+    )
+    facts.append(BoughtBack(seat.name, price, state.pot + price))
     return replace(
         state,
         seats=tuple(seats),
-        pot=state.pot * 2,
-        ruling=f"{seat.name} buys back for {state.pot}: the pot is {state.pot * 2}",
+        pot=state.pot + price,
+        buyback_open=tuple(j for j in state.buyback_open if j != i),
     )
 
 
-def _berry(state: State, i: int, cause: Cause) -> State:
-    """Hang a berry on `i`'s cross; at the limit he is out, and a round he was in is void."""
+def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
+    """Hang a berry on `i`'s cross; at the limit he is out, and the chain adjusts to that."""
     seat = state.seats[i]
-    if seat.out:
+    if seat.out or state.is_over:
         return state
     berries = (*seat.berries, cause)
     out = len(berries) >= state.rules.berry_limit
     seats = list(state.seats)
-    seats[i] = replace(seat, berries=berries, out=out)
+    # Slashes never outlive the player: an out player keeps none.
+    seats[i] = replace(seat, berries=berries, out=out, slashes=0 if out else seat.slashes)
     state = replace(state, seats=tuple(seats))
     if not out:
         return state
-    state = replace(state, out_order=(*state.out_order, i))
-    if i in (state.turn, state.roller, state.responsible):
-        # The player on turn, or the one the claim hangs on, is gone: nobody can answer for the
-        # claim, so the mug goes to the next player for a fresh roll.
-        state = _fresh_roll(state, state.next_active(i))
+    if i not in state.out_order:
+        state = replace(state, out_order=(*state.out_order, i))
+    return _after_out(state, i, facts)
+
+
+def _after_out(state: State, i: int, facts: list[Fact]) -> State:
+    """RULES.md 2.6: a player going out mid-chain ends the chain only if he answered for it."""
+    if state.is_over:
+        return state
+    if state.phase is Phase.ROLL:
+        if i == state.turn:  # the roller holding the mug: the next player rolls fresh
+            return _fresh_roll(state, state.next_active(i))
+        return state
+    if i == state.responsible:
+        roller = state.turn if state.turn != i else state.next_active(i)
+        facts.append(ClaimVoid(state.name(i), state.name(roller)))
+        return _fresh_roll(state, roller)
+    if i == state.turn:
+        state = _hand_on(state, i)
+        assert state.claim is not None and state.responsible is not None  # a live claim
+        facts.append(ChainMoved(state.name(state.turn), state.claim, state.name(state.responsible)))
     return state
 
 
@@ -599,40 +868,57 @@ def _fresh_roll(state: State, i: int) -> State:
     )
 
 
-def _settle(before: State, after: State) -> State:
-    """Note who went out with this event, and who won."""
-    newly_out = tuple(i for i in after.out_order if not before.seats[i].out and after.seats[i].out)
-    notes = [after.ruling] if after.ruling else []
+def _settle(before: State, after: State, facts: list[Fact], buyback: bool) -> State:
+    """Note who went out with this event (once each), who is in the poo, and who won."""
+    newly_out = tuple(
+        i for i in range(len(after.seats)) if after.seats[i].out and not before.seats[i].out
+    )
+    offer = after.rules.buyback
     for i in newly_out:
-        role = " (bartender/DJ)" if after.out_order and after.out_order[0] == i else ""
-        notes.append(f"{_name(after, i)} is OUT{role}")
+        may_buy = offer and not after.seats[i].buyback_used
+        price = after.buyback_price if may_buy else None
+        first_out = after.out_order[0] == i and i not in before.out_order
+        facts.append(WentOut(after.name(i), first_out, price))
     for i in after.active:
         if after.in_poo(after.seats[i]) and not before.in_poo(before.seats[i]):
-            notes.append(f"{_name(after, i)} is in the poo")
-    if after.is_over and not before.is_over:
-        notes.append(f"{after.winner} wins the pot of {after.pot}" if after.winner else "no winner")
-    return replace(after, just_out=newly_out, ruling="; ".join(notes), events=before.events + 1)
-
-
-def _names(state: State, seats: Iterable[int]) -> str:
-    return ", ".join(_name(state, j) for j in seats) or "nobody"
+            facts.append(InPoo(after.name(i)))
+    if buyback:
+        still_open = after.buyback_open
+    else:
+        still_open = tuple(i for i in newly_out if offer and not after.seats[i].buyback_used)
+    if after.is_over and (not before.is_over or buyback) and after.winner:
+        facts.append(Won(after.winner, after.pot, tuple(after.name(i) for i in still_open)))
+    return replace(after, buyback_open=still_open, ruling=tuple(facts), events=before.events + 1)
 
 
 def choices(state: State) -> tuple[str, ...]:
-    """What the player on turn may do now, in the words of the actions."""
+    """What the player on turn may do now, in the words of the actions (slash aside)."""
+    open_buyback = ("buyback",) if state.buyback_open else ()
     if state.is_over:
-        return ("buyback",) if _buyback_open(state) else ()
+        return open_buyback
     if state.phase is Phase.ROLL:
-        return ("claim", "kariki")
+        return ("claim", "kariki", *open_buyback)
     if state.chain_is_back:
-        return ("pull", "pass")
-    if state.turn in state.passers:
-        return ("roll", "pull")
-    return ("roll", "pull", "pass")
+        return ("pull", "pass", *open_buyback)
+    assert state.claim is not None  # RESPOND always has a live claim
+    roll = ("roll",) if can_be_raised(state.claim, state.rules) else ()
+    pass_ = () if state.must_roll_or_pull else ("pass",)
+    return (*roll, "pull", *pass_, *open_buyback)
 
 
-def _buyback_open(state: State) -> bool:
-    return state.rules.buyback and any(not state.seats[i].buyback_used for i in state.just_out)
+def legal_actions(state: State) -> tuple[str, ...]:
+    """The actions open now: the choices on turn, and slashes while the game is on."""
+    found = choices(state)
+    return found if state.is_over else (*found, "slash")
+
+
+def outcome(state: State) -> Outcome:
+    """The winner once one player is left; standings by how long each lasted."""
+    if not state.is_over:
+        return Outcome(False)
+    last_out = tuple(state.name(i) for i in reversed(state.out_order) if state.seats[i].out)
+    winners = (state.winner,) if state.winner else ()
+    return Outcome(True, winners, (*winners, *last_out), provisional=bool(state.buyback_open))
 
 
 # ---------------------------------------------------------------------------- notation of events
@@ -643,29 +929,36 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
     kind = str_field(data, "type")
     match kind:
         case "claim":
+            only_fields(data, "by", "rank")
             return Claim(str_field(data, "by"), parse_rank(str_field(data, "rank")))
         case "kariki":
+            only_fields(data, "by")
             return ShowKariki(str_field(data, "by"))
         case "roll":
+            only_fields(data, "by")
             return TakeMug(str_field(data, "by"))
         case "pull":
+            only_fields(data, "by", "dice")
             return Pull(str_field(data, "by"), Roll.parse(str_field(data, "dice")))
         case "pass":
+            only_fields(data, "by")
             return Pass(str_field(data, "by"))
         case "slash":
+            only_fields(data, "player", "rule", "seconds", "count")
             rule = data.get("rule")
             return Slash(
                 str_field(data, "player"),
-                rule=str(rule) if rule is not None else None,
+                rule=str_field(data, "rule") if rule is not None else None,
                 seconds=int_field(data, "seconds"),
                 count=int_field(data, "count"),
             )
         case "buyback":
+            only_fields(data, "player")
             return BuyBack(str_field(data, "player"))
     raise NotationError(f"unknown Kariki event type {quote(kind)}")
 
 
-def event_to_dict(event: Event) -> dict[str, str | int]:
+def event_to_dict(event: Event) -> EventDict:
     """An event as stored in a session file: short keys, canonical values."""
     match event:
         case Claim(by=by, rank=rank):
@@ -679,7 +972,7 @@ def event_to_dict(event: Event) -> dict[str, str | int]:
         case Pass(by=by):
             return {"type": "pass", "by": by}
         case Slash(player=player, rule=rule, seconds=seconds, count=count):
-            out: dict[str, str | int] = {"type": "slash", "player": player}
+            out: EventDict = {"type": "slash", "player": player}
             if rule is not None:
                 out["rule"] = rule
             if seconds is not None:
@@ -691,6 +984,14 @@ def event_to_dict(event: Event) -> dict[str, str | int]:
             return {"type": "buyback", "player": player}
         case _:
             assert_never(event)
+
+
+def _json_value(value: object) -> object | None:
+    if isinstance(value, Rank):
+        return LADDER.name(value)
+    if isinstance(value, Roll):
+        return str(value)
+    return None
 
 
 def summary(state: State) -> dict[str, object]:
@@ -708,57 +1009,70 @@ def summary(state: State) -> dict[str, object]:
                 "out": s.out,
                 "in_poo": state.in_poo(s),
                 "buyback_used": s.buyback_used,
+                "paid": s.paid,
             }
             for s in state.seats
         ],
-        "turn": None if state.is_over else _name(state, state.turn),
+        "turn": None if state.is_over else state.name(state.turn),
         "phase": state.shown_phase.value,
         "claim": LADDER.name(state.claim) if state.claim is not None else None,
         "responsible": (
-            _name(state, state.responsible)
+            state.name(state.responsible)
             if state.responsible is not None and not state.is_over
             else None
         ),
-        "passers": [_name(state, p) for p in state.passers],
-        "direction": "left" if state.step == 1 else "right",
+        "passers": [state.name(p) for p in state.passers],
+        "direction": state.direction.value,
         "pot": state.pot,
         "winner": state.winner,
+        "buyback_open": [state.name(i) for i in state.buyback_open],
         "bartender": state.bartender,
         "events": state.events,
     }
 
 
-class Kariki(Game[Rules, State, Event]):
-    """Kariki plugged into sessions."""
+class Kariki(Game[Rules, Options, State, Event]):
+    """Kariki plugged into the shared layers."""
 
-    name = "kariki"
-    title = "Kariki"
-    min_players = 2
-    max_players = 20
     state_type = State
 
     def rules_from_table(self, table: Mapping[str, object], source: str) -> Rules:
         return Rules.from_table(table, source)
 
-    def start(
-        self, rules: Rules, players: Sequence[PlayerInfo], options: Mapping[str, object]
-    ) -> State:
+    def options_from_table(
+        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+    ) -> Options:
+        return options_from_table(table, players, rules)
+
+    def start(self, rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
         return start(rules, players, options)
 
     def apply(self, state: State, event: Event) -> State:
         return apply(state, event)
 
+    def turn(self, state: State) -> str | None:
+        return None if state.is_over else state.name(state.turn)
+
+    def legal_actions(self, state: State) -> tuple[str, ...]:
+        return legal_actions(state)
+
+    def outcome(self, state: State) -> Outcome:
+        return outcome(state)
+
     def event_from_dict(self, data: Mapping[str, object]) -> Event:
         return event_from_dict(data)
 
-    def event_to_dict(self, event: Event) -> dict[str, str | int]:
+    def event_to_dict(self, event: Event) -> EventDict:
         return event_to_dict(event)
+
+    def ruling(self, state: State) -> tuple[Fact, ...]:
+        return state.ruling
+
+    def ruling_json(self, state: State) -> list[dict[str, object]]:
+        return [to_json(f, _json_value) for f in state.ruling]  # type: ignore[misc]
 
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)
-
-    def ruling(self, state: State) -> str:
-        return state.ruling
 
 
 GAME = Kariki()

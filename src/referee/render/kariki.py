@@ -1,7 +1,9 @@
-"""The Kariki score card: a cross per player, berries drawn by cause, the table's situation.
+"""The Kariki screens: the full card of crosses, and the compact card (rulings in words are
+in `referee.render.kariki_words`, which needs no Rich).
 
-Each player's block is 24 columns wide, so a 40-column phone shows one per row and a wide
-terminal several. Names are `Text`, never markup, so `[red]` in a name prints as typed.
+The full card draws each player's cross (the seed's score sheet); the compact card gives each
+player one line, for a phone with the keyboard open. Both end with the status: who acts and
+what they face, who answers, the pass chain. Every name goes through `printable`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,52 @@ LEGEND: dict[Cause, str] = {
 }
 BLOCK_WIDTH = 24
 
+# ---------------------------------------------------------------------------- the status
+
+
+def status(state: State) -> Text:
+    """Who acts and what they face, who answers, the pass chain: the card's last lines."""
+    if state.is_over:
+        winner = printable(state.winner or "")
+        text = Text(f"{winner} wins the pot of {state.pot}", style="bold green")
+        for i in state.buyback_open:
+            name = printable(state.name(i))
+            text.append(f"\nunless {name} buys back: buyback {name} ({state.buyback_price})")
+        return text if state.winner else Text("nobody is left standing")
+    who = printable(state.name(state.turn))
+    text = Text()
+    text.append(who, style="bold")
+    if state.phase is Phase.ROLL:
+        if state.claim is None:
+            text.append(" rolls fresh")
+        else:
+            need = "beat" if state.rules.raise_rule is Raise.STRICT else "match or beat"
+            text.append(f" has the mug: {need} {LADDER.name(state.claim)}")
+    else:
+        assert state.claim is not None and state.responsible is not None  # a live claim
+        text.append(f" faces {LADDER.name(state.claim)}: {' / '.join(choices(state))}")
+        answers = printable(state.name(state.responsible))
+        text.append(f"\n{answers} answers for it")
+        if state.passers:
+            passed = ", ".join(printable(state.name(p)) for p in state.passers)
+            text.append(f"; passed: {passed}" + (" (final pass)" if state.final_pass else ""))
+    for i in state.buyback_open:
+        name = printable(state.name(i))
+        text.append(f"\n{name} may buy back: buyback {name} ({state.buyback_price})")
+    return text
+
+
+def _header(state: State, title: str, width: int) -> Text:
+    header = Text()
+    header.append("KARIKI", style="bold")
+    header.append(f" {printable(title)}")
+    pot = f"pot {state.pot}"
+    header.append(" " * max(1, width - len(header) - len(pot)) + pot)
+    return header
+
+
+# ---------------------------------------------------------------------------- the full card
+
 
 def cross(seat: Seat) -> list[str]:
     """Three lines of the cross: berries hang top, right, bottom, left, then the centre.
@@ -51,27 +99,28 @@ def player_block(state: State, index: int) -> Text:
     head.append(printable(seat.name), style="bold" if on_turn else "")
     if seat.nickname:
         head.append(f" ({printable(seat.nickname)})", style="italic")
-    status = _status(state, index)
-    lines = cross(seat)
+    flag = _flag(state, index)
     limit = state.rules.berry_limit
     info = [
         f"berries {len(seat.berries)}/{limit}",
         f"slashes {'|' * seat.slashes}" if seat.slashes else "",
-        f"crowns {seat.crowns}" + (" $" if seat.buyback_used else "")
-        if seat.crowns
-        else ("bought back $" if seat.buyback_used else ""),
+        ", ".join(x for x in (f"crowns {seat.crowns}" if seat.crowns else "", _money(seat)) if x),
     ]
     block = Text()
     block.append_text(head)
-    if status:
+    if flag:
         block.append("\n  ")
-        block.append(status[0], style=status[1])
-    for cross_line, extra in zip(lines, info, strict=True):
+        block.append(flag[0], style=flag[1])
+    for cross_line, extra in zip(cross(seat), info, strict=True):
         block.append(f"\n  {cross_line}  {extra}".rstrip())
     return block
 
 
-def _status(state: State, index: int) -> tuple[str, str] | None:
+def _money(seat: Seat) -> str:
+    return f"paid {seat.paid}" + (" $" if seat.buyback_used else "")
+
+
+def _flag(state: State, index: int) -> tuple[str, str] | None:
     seat = state.seats[index]
     if seat.out:
         role = " - bartender/DJ" if state.bartender == seat.name else ""
@@ -83,50 +132,14 @@ def _status(state: State, index: int) -> tuple[str, str] | None:
     return None
 
 
-def situation(state: State) -> Text:
-    """Whose turn it is and what they face, in one or two lines."""
-    if state.is_over:
-        text = Text(
-            f"{printable(state.winner or '')} wins the pot of {state.pot}", style="bold green"
-        )
-        return text if state.winner else Text("nobody is left standing")
-    who = printable(state.seats[state.turn].name)
-    claim = LADDER.name(state.claim) if state.claim is not None else None
-    text = Text()
-    text.append(who, style="bold")
-    if state.phase is Phase.ROLL:
-        if claim is None:
-            text.append(" rolls fresh")
-        else:
-            more = "above" if state.rules.raise_rule is Raise.STRICT else "or more"
-            text.append(f" has the mug: claim {claim} {more}")
-        return text
-    assert claim is not None and state.roller is not None  # a live claim has a roller
-    text.append(f" faces {claim}: {' / '.join(choices(state))}")
-    answers = state.seats[state.responsible if state.responsible is not None else state.roller]
-    roller = printable(state.seats[state.roller].name)
-    text.append(f"\nclaimed by {roller}, {printable(answers.name)} answers")
-    if state.passers:
-        text.append("\npassed: " + ", ".join(printable(state.seats[p].name) for p in state.passers))
-        if state.final_pass:
-            text.append(" (final pass)")
-    return text
-
-
-def card(state: State, title: str, width: int = 40) -> RenderableType:
-    """The whole score card, laid out for `width` columns."""
-    header = Text()
-    header.append("KARIKI", style="bold")
-    header.append(f" {printable(title)}")
-    pot = f"pot {state.pot}"
-    pad = max(1, min(width, 2 * BLOCK_WIDTH + 2) - len(header) - len(pot))
-    header.append(" " * pad + pot)
-    blocks = [player_block(state, i) for i in range(len(state.seats))]
-    parts: list[RenderableType] = [header, situation(state), Text("")]
+def full_card(state: State, title: str, width: int = 40) -> RenderableType:
+    """The drawn crosses, as many side by side as the width allows; the status last."""
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
+    shown_width = min(width, per_row * (BLOCK_WIDTH + 2) - 2) if per_row > 1 else width
+    blocks = [player_block(state, i) for i in range(len(state.seats))]
+    parts: list[RenderableType] = [_header(state, title, shown_width)]
     if per_row == 1:
-        for block in blocks:
-            parts.append(block)
+        parts += blocks
     else:
         from rich.table import Table
 
@@ -139,8 +152,71 @@ def card(state: State, title: str, width: int = 40) -> RenderableType:
         parts.append(grid)
     used = [c for c in Cause if any(c in s.berries for s in state.seats)]
     if used:
-        parts.append(Text(""))
         parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
-    if state.bartender:
-        parts.append(Text(f"bartender/DJ: {printable(state.bartender)}", style="dim"))
+    parts.append(status(state))
     return Group(*parts)
+
+
+# ---------------------------------------------------------------------------- the compact card
+
+
+def compact_line(state: State, index: int, width: int = 40) -> Text:
+    """One player on one line: `> Ann (Ace)     TT/..  ||  K2  $1  POO`.
+
+    The berries are the cross's five points in hanging order (top, right, bottom, left,
+    centre), each drawn by its cause, `.` for a free point.
+    """
+    seat = state.seats[index]
+    on_turn = index == state.turn and not state.is_over
+    who = printable(seat.name)
+    if seat.nickname:
+        who += f" ({printable(seat.nickname)})"
+    name_width = max(16, width - 24)
+    if len(who) > name_width:
+        who = who[: name_width - 1] + "…"
+    line = Text("> " if on_turn else "  ", style="bold")
+    line.append(f"{who:<{name_width}}", style="bold" if on_turn else "")
+    limit = state.rules.berry_limit
+    points = "".join(GLYPHS[c] for c in seat.berries)
+    line.append(
+        f" {points + '.' * (limit - len(points)):<5}" if limit <= 9 else f" {len(points)}/{limit}"
+    )
+    line.append(f" {'|' * seat.slashes:<2}")
+    line.append(f" {'K' + str(seat.crowns) if seat.crowns else '':<3}")
+    line.append(f" ${seat.paid}")
+    if state.in_poo(seat):
+        line.append(" POO", style="bold reverse")
+    return line
+
+
+def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
+    """One line per player (out players folded into one), then the status."""
+    lines: list[RenderableType] = [_header(state, title, width)]
+    for i, seat in enumerate(state.seats):
+        if not seat.out:
+            lines.append(compact_line(state, i, width))
+    out = [i for i in state.out_order if state.seats[i].out]
+    if out:
+        names = [
+            printable(state.name(i)) + (" (bar)" if state.bartender == state.name(i) else "")
+            for i in out
+        ]
+        lines.append(Text("OUT: " + ", ".join(names), style="red"))
+    lines.append(status(state))
+    return Group(*lines)
+
+
+def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
+    """The score card: the crosses, or one line per player when `compact`."""
+    return compact_card(state, title, width) if compact else full_card(state, title, width)
+
+
+def card_lines(state: State, width: int) -> int:
+    """How many lines the full card takes at `width` (so the CLI can choose a layout)."""
+    per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
+    rows = -(-len(state.seats) // per_row)
+    flagged = sum(1 for i in range(len(state.seats)) if _flag(state, i))
+    block = 4 + (1 if flagged and per_row > 1 else 0)
+    tall = rows * block + (flagged if per_row == 1 else 0)
+    legend = 1 if any(s.berries for s in state.seats) else 0
+    return 1 + tall + legend + len(status(state).plain.splitlines())
