@@ -409,7 +409,7 @@ def test_stored_events_round_trip() -> None:
         assert k.event_from_dict(k.event_to_dict(e)) == e
 
 
-# ------------------------------------------------------------------ rulings a real night found wrong
+# ------------------------------------------------------------ rulings a real night found wrong
 
 
 def test_the_player_facing_a_claim_going_out_hands_it_on() -> None:

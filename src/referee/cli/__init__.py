@@ -330,7 +330,7 @@ def make_app(attach: Sequence[games.GameInfo]) -> typer.Typer:
     rules_app.command("check")(rules_check)
     app.add_typer(rules_app, name="rules")
     new_app = typer.Typer(
-        help="Start a session.\n\nreferee new GAME PLAYER... starts a session and makes it current.",
+        help="Start a session.\n\nreferee new GAME PLAYER... starts one and makes it current.",
         no_args_is_help=True,
     )
     for game in attach:
