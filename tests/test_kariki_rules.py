@@ -499,7 +499,8 @@ def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> Non
     )
     doc = k.summary(state)
     assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
-    assert [p["paid"] for p in doc["players"]] == [1, 1]  # type: ignore[index]
+    players = doc["players"]
+    assert isinstance(players, list) and [p["paid"] for p in players] == [1, 1]
     state = play("Bob buyback", state)
     assert not k.outcome(state).finished and k.summary(state)["buyback_open"] == []
 
