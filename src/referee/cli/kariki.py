@@ -67,7 +67,8 @@ def new(
 def claim(
     ctx: typer.Context,
     rank: Annotated[
-        str, typer.Argument(metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ...")
+        list[str],
+        typer.Argument(metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ..."),
     ],
     by: ByOpt = None,
     session: SessionOpt = None,
@@ -76,7 +77,7 @@ def claim(
 
     Typed by the player facing a claim, it also means he took the mug and rolled.
     """
-    parsed = parse_rank(rank)
+    parsed = parse_rank(" ".join(rank))
     act(ctx, session, lambda s, state: rules.Claim(actor(s, state, by), parsed))
 
 

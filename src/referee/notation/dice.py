@@ -160,9 +160,11 @@ def parse_rank(text: str) -> Rank:
         return _SPELLINGS[key]
     if _ROLL_RE.match(text):
         return Roll.parse(text).rank
-    raise NotationError(
-        f"unknown rank {quote(text)}: try 9, nine, 4-5, 66, double sixes or pair of kings"
-    )
+    import difflib
+
+    close = difflib.get_close_matches(key, [w for w in _SPELLINGS if len(w) > 2], 1, 0.75)
+    hint = f"did you mean {quote(close[0])}?" if close else "try 9, nine, 4-5, 66 or boxcars"
+    raise NotationError(f"unknown rank {quote(text)}: {hint}")
 
 
 @dataclass(frozen=True, slots=True)
