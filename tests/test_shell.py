@@ -168,3 +168,53 @@ def test_an_interactive_shell_completes_with_tab(referee: Runner, home: Path) ->
 def test_completion_scripts_install_through_typer(referee: Runner) -> None:
     result = referee("--show-completion", "bash")
     assert result.code == 0 and "_referee_completion" in result.out
+
+
+def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> None:
+    """Issue 9: a typo, a nickname, `pu 4 5`, help, history after a restart, exit 0 on quit."""
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    referee("new", "kariki", "Ann=Ace", "Bob", "Cy=Sly", "--name", "bar")
+    env = {**os.environ, "REFEREE_HOME": str(home), "COLUMNS": "40", "LINES": "24",
+           "NO_COLOR": "1"}  # fmt: skip
+
+    def start() -> object:
+        child = pexpect.spawn(
+            sys.executable, ["-m", "referee", "shell"], env=env, encoding="utf-8", timeout=20
+        )
+        child.expect_exact("paid: Ann 1, Bob 1, Cy 1")  # the banner is followed by the card
+        child.expect_exact("Ann claims> ")
+        return child
+
+    child = start()
+    child.send("cliam 9\r")
+    child.expect_exact("mean 'claim'?")  # wrapped at words on a terminal
+    child.send("cl 9\r")
+    child.expect_exact("Bob vs Nine> ")
+    child.send("sl sly drop 25\r")  # a nickname, and the seconds without --seconds
+    child.expect_exact("Cy: 3 slashes (drop): 1 berry")
+    child.send("pu 4 5\r")
+    child.expect_exact("Bob pulls 4-5 (Nine) on Nine: true")
+    child.expect_exact("Ann claims> ")
+    child.send("help\r")
+    child.expect_exact("claim    Claim a rank.")
+    child.expect_exact("not now: roll, pull, pass")
+    child.send("nonsense\r")  # refused lines do not make quitting a failure
+    child.expect_exact("unknown command")
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "pu 4 5" in (home / "shell_history").read_text()
+
+    child = start()
+    child.send("\x1b[A\x1b[A")  # up twice: the line before 'quit' ...
+    child.expect_exact("nonsense")
+    child.send("\x1b[A\r")  # ... and once more: 'help', run again
+    child.expect_exact("claim    Claim a rank.")
+    child.sendeof()  # Ctrl-D leaves like quit
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

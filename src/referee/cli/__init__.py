@@ -379,7 +379,11 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
 
 def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
-    return typer.main.get_command(make_app(games_for(argv)))
+    command = typer.main.get_command(make_app(games_for(argv)))
+    for param in command.params:  # Typer's completion options work, but keep --help short
+        if param.name in ("install_completion", "show_completion"):
+            param.hidden = True
+    return command
 
 
 def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None) -> int:

@@ -59,7 +59,9 @@ class Shell:
         interactive = sys.stdin.isatty()
         if interactive:
             self._readline()
-            output.print_wrapped(f"{self.game} on {self.path.stem}: help lists what is open, quit leaves")
+            output.print_wrapped(
+                f"{self.game} on {self.path.stem}: help lists what is open, quit leaves"
+            )
             self.do("show")
         failed = 0
         while True:

@@ -8,7 +8,7 @@ what they face, who answers, the pass chain. Every name goes through `printable`
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
@@ -56,7 +56,8 @@ def status(state: State) -> Text:
             text.append(f" has the mug: {need} {LADDER.name(state.claim)}")
     else:
         assert state.claim is not None and state.responsible is not None  # a live claim
-        text.append(f" faces {LADDER.name(state.claim)}: {' / '.join(choices(state))}")
+        own = [c for c in choices(state) if c != "buyback"]  # a buy-back is the out player's
+        text.append(f" faces {LADDER.name(state.claim)}: {' / '.join(own)}")
         answers = printable(state.name(state.responsible))
         text.append(f"\n{answers} answers for it")
         if state.passers:
@@ -99,12 +100,14 @@ def player_block(state: State, index: int) -> Text:
     head.append(printable(seat.name), style="bold" if on_turn else "")
     if seat.nickname:
         head.append(f" ({printable(seat.nickname)})", style="italic")
+    if seat.buyback_used:
+        head.append(" $")  # bought back: marked on the card, never as a berry
     flag = _flag(state, index)
     limit = state.rules.berry_limit
     info = [
         f"berries {len(seat.berries)}/{limit}",
         f"slashes {'|' * seat.slashes}" if seat.slashes else "",
-        ", ".join(x for x in (f"crowns {seat.crowns}" if seat.crowns else "", _money(seat)) if x),
+        f"crowns {seat.crowns}" if seat.crowns else "",
     ]
     block = Text()
     block.append_text(head)
@@ -116,8 +119,10 @@ def player_block(state: State, index: int) -> Text:
     return block
 
 
-def _money(seat: Seat) -> str:
-    return f"paid {seat.paid}" + (" $" if seat.buyback_used else "")
+def money(state: State) -> Text:
+    """What each player paid in (buy-in and buy-backs): the winner takes it all."""
+    paid = ", ".join(f"{printable(s.name)} {s.paid}" for s in state.seats)
+    return Text(f"paid: {paid}", style="dim")
 
 
 def _flag(state: State, index: int) -> tuple[str, str] | None:
@@ -153,6 +158,7 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
     used = [c for c in Cause if any(c in s.berries for s in state.seats)]
     if used:
         parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
+    parts.append(money(state))
     parts.append(status(state))
     return Group(*parts)
 
@@ -171,7 +177,7 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     who = printable(seat.name)
     if seat.nickname:
         who += f" ({printable(seat.nickname)})"
-    name_width = max(16, width - 24)
+    name_width = min(max(16, width - 24), 28)
     if len(who) > name_width:
         who = who[: name_width - 1] + "…"
     line = Text("> " if on_turn else "  ", style="bold")
@@ -219,4 +225,9 @@ def card_lines(state: State, width: int) -> int:
     block = 4 + (1 if flagged and per_row > 1 else 0)
     tall = rows * block + (flagged if per_row == 1 else 0)
     legend = 1 if any(s.berries for s in state.seats) else 0
-    return 1 + tall + legend + len(status(state).plain.splitlines())
+    paid = len(money(state).wrap(_console(width), width))
+    return 1 + tall + legend + paid + len(status(state).wrap(_console(width), width))
+
+
+def _console(width: int) -> Console:
+    return Console(width=width, file=None, color_system=None)
