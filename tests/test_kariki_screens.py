@@ -12,15 +12,30 @@ import pytest
 
 from conftest import Runner
 
+TWO = ["new kariki Ann=Ace Bob --name two", "kariki claim 9", "kariki slash bob --count 7"]
+FIVE = [
+    "new kariki Ann=Ace Bob Cy=Sly Dee Eve --name five",
+    "kariki kariki",
+    "kariki claim 66",
+    "kariki pull 6-6",
+    "kariki slash Cy --count 20",
+]
+SIX = [
+    "new kariki Ann=Ace Bob Cy=Sly Dee Eve Fay --name six --buy-in 2",
+    "kariki slash Eve --count 12",
+    "kariki claim 9",
+    "kariki pass",
+]
+
 SCREENS = [
-    pytest.param(['new kariki Ann=Ace Bob --name two', 'kariki claim 9', 'kariki slash bob --count 7'], 'show --compact', '40', '''\
+    pytest.param(TWO, 'show --compact', '40', '''\
 KARIKI two                         pot 2
   Ann (Ace)        .....        $1
 > Bob              //... |      $1
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='compact-2'),
-    pytest.param(['new kariki Ann=Ace Bob --name two', 'kariki claim 9', 'kariki slash bob --count 7'], 'show --full', '40', '''\
+    pytest.param(TWO, 'show --full', '40', '''\
 KARIKI two                         pot 2
   Ann (Ace)
     .    berries 0/5
@@ -35,7 +50,7 @@ paid: Ann 1, Bob 1
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='full-2-at-40'),
-    pytest.param(['new kariki Ann=Ace Bob Cy=Sly Dee Eve --name five', 'kariki kariki', 'kariki claim 66', 'kariki pull 6-6', 'kariki slash Cy --count 20'], 'show --compact', '40', '''\
+    pytest.param(FIVE, 'show --compact', '40', '''\
 KARIKI five                        pot 5
 > Ann (Ace)        .....    K1  $1
   Bob              KP...        $1
@@ -45,7 +60,7 @@ OUT: Cy (bar)
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='compact-5'),
-    pytest.param(['new kariki Ann=Ace Bob Cy=Sly Dee Eve --name five', 'kariki kariki', 'kariki claim 66', 'kariki pull 6-6', 'kariki slash Cy --count 20'], 'show --full', '100', '''\
+    pytest.param(FIVE, 'show --full', '100', '''\
 KARIKI five                                                            pot 5
 > Ann (Ace)                 Bob                       Cy (Sly)
     .    berries 0/5          K    berries 2/5        OUT - bartender/DJ
@@ -61,7 +76,7 @@ paid: Ann 1, Bob 1, Cy 1, Dee 1, Eve 1
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='full-5-at-100'),
-    pytest.param(['new kariki Ann=Ace Bob Cy=Sly Dee Eve Fay --name six --buy-in 2', 'kariki slash Eve --count 12', 'kariki claim 9', 'kariki pass'], 'kariki slash Eve drop 25', '40', '''\
+    pytest.param(SIX, 'kariki slash Eve drop 25', '40', '''\
 Eve: 3 slashes (drop): 1 berry; Eve is
 OUT (bartender/DJ). Buy back: buyback
 Eve (12, pot 24)

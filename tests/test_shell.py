@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,7 +181,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     env = {**os.environ, "REFEREE_HOME": str(home), "COLUMNS": "40", "LINES": "24",
            "NO_COLOR": "1"}  # fmt: skip
 
-    def start() -> object:
+    def start() -> Any:
         child = pexpect.spawn(
             sys.executable, ["-m", "referee", "shell"], env=env, encoding="utf-8", timeout=20
         )

@@ -382,7 +382,7 @@ def command_for(argv: Sequence[str]) -> Any:
     command = typer.main.get_command(make_app(games_for(argv)))
     for param in command.params:  # Typer's completion options work, but keep --help short
         if param.name in ("install_completion", "show_completion"):
-            param.hidden = True
+            setattr(param, "hidden", True)  # noqa: B010 -- an Option's attribute, not a Parameter's
     return command
 
 
