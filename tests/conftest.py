@@ -56,3 +56,13 @@ def referee(home: Path, capsys: pytest.CaptureFixture[str]) -> Runner:
         return Result(code, captured.out, captured.err)
 
     return invoke
+
+
+def session_file(home: Path, name: str = "friday") -> Path:
+    """Where the session `name` lives in the data folder `home`."""
+    return home / "sessions" / f"{name}.toml"
+
+
+def snapshot(path: Path) -> tuple[bytes, int]:
+    """A file's bytes and modification time: what a refused command must leave alone."""
+    return path.read_bytes(), path.stat().st_mtime_ns

@@ -8,18 +8,10 @@ from typing import Any
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, session_file, snapshot
 from referee import storage
 
 START = ("new", "kariki", "Ann=Ace", "Bob", "Cy", "--name", "friday")
-
-
-def session_file(home: Path) -> Path:
-    return home / "sessions" / "friday.toml"
-
-
-def snapshot(path: Path) -> tuple[bytes, int]:
-    return path.read_bytes(), path.stat().st_mtime_ns
 
 
 def show(referee: Runner, *args: str) -> dict[str, Any]:

@@ -15,19 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.cli.common import Workspace
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
-
-
-def session_file(home: Path) -> Path:
-    return home / "sessions" / "friday.toml"
-
-
-def snapshot(path: Path) -> tuple[bytes, int]:
-    return path.read_bytes(), path.stat().st_mtime_ns
 
 
 def one_line(result: object, code: int, part: str) -> None:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import Runner
+from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import UsageError
 from referee.games.base import PlayerInfo
@@ -23,14 +23,6 @@ from referee.session import Session
 from referee.text import check_name
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
-
-
-def session_file(home: Path) -> Path:
-    return home / "sessions" / "friday.toml"
-
-
-def snapshot(path: Path) -> tuple[bytes, int]:
-    return path.read_bytes(), path.stat().st_mtime_ns
 
 
 # ------------------------------------------------------------------ unreadable files

@@ -670,8 +670,8 @@ def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def create(path: Path, session: Session) -> Session:
-    """Write a brand-new session, refusing to overwrite an existing file (or link)."""
+def create(path: Path, session: Session, state: Any) -> Session:
+    """Write a brand-new session (`state` is its start), refusing to overwrite any file."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -682,7 +682,7 @@ def create(path: Path, session: Session) -> Session:
             where = shown(path)
             raise UsageError(f"a session file already exists at {where}: pick another --name")
         stamped = replace(session, created=now())
-        return save(path, stamped, state=replay(stamped)).session
+        return save(path, stamped, state=state).session
 
 
 def discard(path: Path) -> None:

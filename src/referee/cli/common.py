@@ -149,16 +149,16 @@ def start_session(
     space = workspace(ctx)
     session_name = check_session_name(name) if name else _free_name(space.home, info.name)
     session = Session(session_name, info.name, table, people, stored)
-    initial(session)  # the ruleset and the options are checked before anything is written
+    state = initial(session)  # the ruleset and options are checked before anything is written
     path = space.home.session_path(session_name)
-    session = storage.create(path, session)
+    session = storage.create(path, session, state)
     try:
         space.home.set_current(session_name)
     except RefereeError:
         storage.discard(path)  # not current, so not started: a retry must work
         raise
     output.print_text(f"started {session_name} ({info.name})")
-    draw_card(session)
+    draw_card(session, state)
 
 
 def _free_name(here: storage.Home, game: str) -> str:

@@ -19,7 +19,7 @@ from referee.cli.common import (
     start_session,
 )
 from referee.errors import UsageError
-from referee.games import kariki as rules
+from referee.games import kariki
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, parse_rank
 from referee.session import Session, resolve_player
 
@@ -78,7 +78,7 @@ def claim(
     Typed by the player facing a claim, it also means he took the mug and rolled.
     """
     parsed = parse_rank(" ".join(rank))
-    act(ctx, session, lambda s, state: rules.Claim(actor(s, state, by), parsed))
+    act(ctx, session, lambda s, state: kariki.Claim(actor(s, state, by), parsed))
 
 
 @app.command("kariki")
@@ -88,7 +88,7 @@ def show_kariki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None
     A crown for the roller and a berry for the next player (typed by the player facing a
     claim, he took the mug first).
     """
-    act(ctx, session, lambda s, state: rules.ShowKariki(actor(s, state, by)))
+    act(ctx, session, lambda s, state: kariki.ShowKariki(actor(s, state, by)))
 
 
 @app.command()
@@ -97,7 +97,7 @@ def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> No
 
     Without looking under it: the new claim must match or beat the one standing.
     """
-    act(ctx, session, lambda s, state: rules.TakeMug(actor(s, state, by)))
+    act(ctx, session, lambda s, state: kariki.TakeMug(actor(s, state, by)))
 
 
 @app.command()
@@ -117,7 +117,7 @@ def pull(
     if len(dice) > 2:
         raise UsageError(f"pull takes two dice, like 4-5, not {len(dice)} words")
     parsed = Roll.parse(" ".join(dice))
-    act(ctx, session, lambda s, state: rules.Pull(actor(s, state, by), parsed))
+    act(ctx, session, lambda s, state: kariki.Pull(actor(s, state, by), parsed))
 
 
 @app.command("pass")
@@ -126,7 +126,7 @@ def pass_(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> N
 
     Accept it as your own roll: you answer for it, and the next player chooses.
     """
-    act(ctx, session, lambda s, state: rules.Pass(actor(s, state, by)))
+    act(ctx, session, lambda s, state: kariki.Pass(actor(s, state, by)))
 
 
 @app.command()
@@ -156,7 +156,7 @@ def slash(
     For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
     """
 
-    def make(s: Session, state: rules.State) -> rules.Slash:
+    def make(s: Session, state: kariki.State) -> kariki.Slash:
         found = state.rules.slash_rule(rule) if rule else None
         timed, counted = seconds, count
         if amount is not None:
@@ -166,7 +166,8 @@ def slash(
                 timed = amount
             else:
                 counted = amount
-        return rules.Slash(resolve_player(s, player), found.name if found else None, timed, counted)
+        rule_name = found.name if found else None
+        return kariki.Slash(resolve_player(s, player), rule_name, timed, counted)
 
     act(ctx, session, make)
 
@@ -181,13 +182,13 @@ def buyback(
 
     A player who just went out pays the pot (so it doubles) and returns with one berry less.
     """
-    act(ctx, session, lambda s, state: rules.BuyBack(resolve_player(s, player)))
+    act(ctx, session, lambda s, state: kariki.BuyBack(resolve_player(s, player)))
 
 
 # ---------------------------------------------------------------------------- the shell
 
 
-def shell_prompt(state: rules.State) -> str:
+def shell_prompt(state: kariki.State) -> str:
     """Who acts and what they face, short enough for a phone: `Bob vs Nine`."""
     if state.is_over:
         return f"{state.winner or 'nobody'} won"
@@ -195,13 +196,13 @@ def shell_prompt(state: rules.State) -> str:
     if state.claim is None:
         return f"{who} claims"
     claim = KARIKI.name(state.claim)
-    if state.phase is rules.Phase.RESPOND:
+    if state.phase is kariki.Phase.RESPOND:
         return f"{who} vs {claim}"
-    strict = state.rules.raise_rule is rules.Raise.STRICT
+    strict = state.rules.raise_rule is kariki.Raise.STRICT
     return f"{who} claims >{claim}" if strict else f"{who} claims {claim}+"
 
 
-def rank_words(session: Session, state: rules.State) -> list[str]:
+def rank_words(session: Session, state: kariki.State) -> list[str]:
     """Claims in ladder order, short and unambiguous: 4 .. 11, then 1-1 .. 6-6."""
     found = []
     for rank in Rank:
@@ -212,7 +213,7 @@ def rank_words(session: Session, state: rules.State) -> list[str]:
     return found
 
 
-def player_words(session: Session, state: rules.State) -> list[str]:
+def player_words(session: Session, state: kariki.State) -> list[str]:
     """Players still in, by name and nickname."""
     seats = [s for s in state.seats if not s.out] or list(state.seats)
     return [n for s in seats for n in (s.name, s.nickname) if n]

@@ -239,7 +239,7 @@ def _check_four(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Me
     twice = [r for r, n in counts.items() if n > 1 and not (r == 1 and n == 2)]
     if twice or (counts[1] == 2 and not rules.ace_both_ends):
         return _illegal(cards, "a run cannot hold the same card twice")
-    longest = 14 if rules.ace_both_ends else 13
+    longest = longest_run(rules)
     if len(cards) > longest:
         return _illegal(cards, f"a run is at most {longest} cards")
     suit = naturals[0].suit
@@ -281,6 +281,11 @@ def _ace_readings(naturals: list[Card], rules: Rules) -> list[set[int]]:
     return [others | {1}, others | {14}]
 
 
+def longest_run(rules: Rules) -> int:
+    """A run's longest length: A to K, or A to A when the ace may stand at both ends."""
+    return 14 if rules.ace_both_ends else 13
+
+
 def _place_run(places: list[int], jokers: int, rules: Rules) -> list[int] | str:
     """Run positions holding `places` plus `jokers`, or why there are none.
 
@@ -291,9 +296,7 @@ def _place_run(places: list[int], jokers: int, rules: Rules) -> list[int] | str:
     lo, hi = places[0], places[-1]
     if hi - lo + 1 > length:
         return "a gap too wide for the jokers"
-    longest = 14 if rules.ace_both_ends else 13
-    if length > longest:
-        return f"a run is at most {longest} cards"
+    # `_check_four` has refused runs longer than the ladder allows before asking.
     side_by_side = False
     for start in range(min(lo, 15 - length), max(1, hi - length + 1) - 1, -1):
         window = range(start, start + length)
@@ -475,7 +478,7 @@ class _Solver:
 
     def _runs_of(self, suit: int) -> list[Option]:
         """Every run of this suit the hand could make, one per (jokers, naturals) multiset."""
-        longest = 14 if self.rules.ace_both_ends else 13
+        longest = longest_run(self.rules)
         found: dict[tuple[int, tuple[int, ...]], int] = {}
         left = list(self.counts)
         for start in range(1, 12):
