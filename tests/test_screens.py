@@ -55,3 +55,18 @@ def test_wide_terminals_lay_the_crosses_side_by_side(
     assert max(len(line.rstrip()) for line in wide) <= int(width)
     names_row = next(line for line in wide if "Ann (Ace)" in line)
     assert "Bob" in names_row and ("Dee" in names_row) == (width == "120")  # 3 or 4 a row
+
+
+HELPS = [["--help"], ["new", "--help"], ["new", "kariki", "--help"], ["kariki", "--help"],
+         ["kariki", "slash", "--help"], ["kalooki", "--help"], ["rules", "--help"],
+         ["show", "--help"], ["log", "--help"], ["sessions", "--help"], ["shell", "--help"]]  # fmt: skip
+
+
+@pytest.mark.parametrize("args", HELPS, ids=" ".join)
+def test_help_at_40_columns_is_never_cut_off(referee: Runner, args: list[str]) -> None:
+    import re
+
+    result = referee(*args)
+    assert result.code == 0
+    assert not re.search(r"[a-z]\.\.\.|\u2026", result.out), result.out  # Click cuts with "..."
+    assert max(len(line.rstrip()) for line in result.out.splitlines()) <= 40

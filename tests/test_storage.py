@@ -365,3 +365,21 @@ def test_a_long_event_still_saves_as_one_line(referee: Runner, home: Path) -> No
     text = storage.session_to_text(session)
     assert "[[" not in text
     assert storage.session_from_doc(tomllib.loads(text)).events == (event,)
+
+
+def test_the_cache_rebuilds_every_state_of_a_night_exactly() -> None:
+    """Rulings are unions of records: each must come back as its own kind (InPoo is not
+    TookMug although both hold one name)."""
+    import json
+
+    from referee.games.kariki import State
+    from referee.plain import from_plain, to_plain
+    from referee.session import states
+
+    night = storage.load(Path(__file__).parents[1] / "examples" / "kariki-night.toml")
+    seen_kinds: set[str] = set()
+    for state in states(night.session):
+        again = from_plain(State, json.loads(json.dumps(to_plain(state))))
+        assert again == state
+        seen_kinds |= {type(f).__name__ for f in state.ruling}
+    assert {"InPoo", "TookMug", "WentOut", "BoughtBack", "FinalPass"} <= seen_kinds

@@ -3,12 +3,13 @@
 The replay cache keeps game states as JSON, a format that cannot run code, and rebuilds them
 only as the types the game declares: a value of any other shape is refused with `PlainError`
 (the cache then replays). Supported field types are what game states are made of: `int`,
-`str`, `bool`, `None`, enums, frozen dataclasses, `tuple[X, ...]`, fixed tuples, and unions.
+`str`, `bool`, `None`, enums, frozen dataclasses, NamedTuples, `tuple[X, ...]`, fixed tuples,
+and unions.
 
 >>> from referee.notation.dice import Roll
 >>> to_plain(Roll(4, 5))
-[4, 5]
->>> from_plain(Roll, [4, 5])
+['Roll', 4, 5]
+>>> from_plain(Roll, ['Roll', 4, 5])
 Roll(low=4, high=5)
 """
 
@@ -31,18 +32,37 @@ class PlainError(ValueError):
 
 
 def to_plain(value: object) -> Any:
-    """`value` as JSON-ready lists, strings, numbers, booleans and nulls."""
+    """`value` as JSON-ready lists, strings, numbers, booleans and nulls.
+
+    A record (a dataclass or a NamedTuple) is a list headed by its class's name, so a union
+    of records is rebuilt as the right one.
+    """
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, int):
         return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)]
+    kind: type = type(value)
+    if _is_record(kind):
+        names = _field_names(kind)
+        return [kind.__name__, *(to_plain(getattr(value, n)) for n in names)]
     if isinstance(value, tuple):
         return [to_plain(v) for v in value]
     raise PlainError(f"cannot keep a {type(value).__name__} as plain data")
+
+
+def _is_record(kind: object) -> bool:
+    return isinstance(kind, type) and (
+        dataclasses.is_dataclass(kind) or (issubclass(kind, tuple) and hasattr(kind, "_fields"))
+    )
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return tuple(kind._fields)  # type: ignore[attr-defined]
 
 
 def from_plain(kind: type[T], data: object) -> T:
@@ -90,12 +110,16 @@ def _decode(kind: Any, data: object) -> Any:
             return kind(data)
         except ValueError:
             raise PlainError(f"not a {kind.__name__}: {data!r:.40}") from None
-    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+    if _is_record(kind):
         fields = _fields(kind)
-        if not isinstance(data, list) or len(data) != len(fields):
-            raise PlainError(f"expected {len(fields)} fields of {kind.__name__}")
+        if (
+            not isinstance(data, list)
+            or data[:1] != [kind.__name__]
+            or len(data) != len(fields) + 1
+        ):
+            raise PlainError(f"expected a {kind.__name__} of {len(fields)} fields")
         try:
-            return kind(*(_decode(t, item) for t, item in zip(fields, data, strict=True)))
+            return kind(*(_decode(t, item) for t, item in zip(fields, data[1:], strict=True)))
         except PlainError:
             raise
         except (TypeError, ValueError, RefereeError) as error:  # a value the class refuses
@@ -106,4 +130,4 @@ def _decode(kind: Any, data: object) -> Any:
 @functools.cache
 def _fields(kind: type) -> tuple[Any, ...]:
     hints = typing.get_type_hints(kind)
-    return tuple(hints[f.name] for f in dataclasses.fields(kind))
+    return tuple(hints[name] for name in _field_names(kind))

@@ -251,11 +251,20 @@ def code_digest() -> str:
 
 
 def source_digest(package: Path) -> str:
-    """A digest of every Python source below `package` (about a millisecond for referee)."""
+    """A digest of every Python source below `package`: its name, size and modification time.
+
+    Stat-based, so it costs a fraction of a millisecond on every start; any edit, install or
+    checkout changes a file's time or size, and so every key.
+    """
     digest = hashlib.sha256()
-    for source in sorted(package.rglob("*.py")):
-        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(source.read_bytes() + b"\0")
+    # os.walk and os.stat rather than Path.rglob: half the time, and this runs on every start.
+    for folder, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(folder, name)  # noqa: PTH118
+            info = os.stat(path)  # noqa: PTH116
+            where = os.path.relpath(path, package)
+            digest.update(f"{where}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 

@@ -267,7 +267,10 @@ def shell(ctx: typer.Context, session: SessionOpt = None) -> None:
 
 
 def rules_list() -> None:
-    """The bundled rulesets, with the game each is for."""
+    """The bundled rulesets.
+
+    With the game each is for.
+    """
     lines = []
     for name in storage.ruleset_names():
         table = storage.load_ruleset(name)
@@ -276,14 +279,17 @@ def rules_list() -> None:
 
 
 def rules_show(name: Annotated[str, typer.Argument(help="Ruleset NAME or PATH.")]) -> None:
-    """One ruleset, as its file says it."""
+    """One ruleset, as written."""
     path = storage.ruleset_path(name)
     storage.load_ruleset(name)
     output.print_text(storage.read_text(path, "ruleset"))
 
 
 def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")]) -> None:
-    """Validate a ruleset file: exit 0 when good, 1 with every problem listed."""
+    """Check your own ruleset.
+
+    Exit 0 when it is good, 1 with every problem listed.
+    """
     from referee.errors import RulesetError
 
     table = storage.load_ruleset(path if storage.is_path(path) else f"./{path}")
@@ -309,8 +315,12 @@ SHARED: dict[str, Callable[..., None]] = {
 }
 
 
-def make_app(attach: Sequence[games.GameInfo]) -> typer.Typer:
-    """A fresh app: the shared commands, and the commands of the games in `attach`."""
+def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer.Typer:
+    """A fresh app: the shared commands, and the commands of the games in `attach`.
+
+    With `only`, the one shared command (or group) a command line names: Typer builds every
+    command it holds from its signature, so a one-off command builds just its own.
+    """
     app = typer.Typer(
         name="referee",
         help=HELP,
@@ -323,12 +333,14 @@ def make_app(attach: Sequence[games.GameInfo]) -> typer.Typer:
     )
     app.callback(invoke_without_command=True)(root)
     for name, command in SHARED.items():
-        app.command(name)(command)
-    rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
-    rules_app.command("list")(rules_list)
-    rules_app.command("show")(rules_show)
-    rules_app.command("check")(rules_check)
-    app.add_typer(rules_app, name="rules")
+        if only in (None, name):
+            app.command(name)(command)
+    if only in (None, "rules"):
+        rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
+        rules_app.command("list")(rules_list)
+        rules_app.command("show")(rules_show)
+        rules_app.command("check")(rules_check)
+        app.add_typer(rules_app, name="rules")
     new_app = typer.Typer(
         help="Start a session.\n\nreferee new GAME PLAYER... starts one and makes it current.",
         no_args_is_help=True,
@@ -340,7 +352,8 @@ def make_app(attach: Sequence[games.GameInfo]) -> typer.Typer:
         app.add_typer(module.app, name=game.name, help=game.about)
         for alias in game.aliases:
             app.add_typer(module.app, name=alias, hidden=True)
-    app.add_typer(new_app, name="new")
+    if only in (None, "new"):
+        app.add_typer(new_app, name="new")
     return app
 
 
@@ -379,7 +392,11 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
 
 def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
-    command = typer.main.get_command(make_app(games_for(argv)))
+    words = _words(argv)
+    first = words[0] if words else None
+    named = first if first in (*SHARED, "rules", "new") else None
+    only = "" if first and first.lower() in games.BY_NAME else named
+    command = typer.main.get_command(make_app(games_for(argv), only))
     for param in command.params:  # Typer's completion options work, but keep --help short
         if param.name in ("install_completion", "show_completion"):
             setattr(param, "hidden", True)  # noqa: B010 -- an Option's attribute, not a Parameter's

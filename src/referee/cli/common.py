@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -216,8 +216,7 @@ def draw_card(
     output.draw(*screens)
 
 
-@dataclass(frozen=True)
-class ShellPlugin:
+class ShellPlugin(NamedTuple):
     """What a game adds to `referee shell`: its prompt, and how to complete its arguments.
 
     `complete` maps a command parameter's name (`rank`, `dice`, `player`, `rule`) to the words

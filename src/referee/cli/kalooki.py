@@ -51,7 +51,10 @@ def _verdict(ok: bool) -> None:
 
 @app.command()
 def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
-    """Is this meld legal? Says three, four (with each joker's place) or why not."""
+    """Is this meld legal?
+
+    Says three, or four with each joker's place, or why not.
+    """
     rules = _rules(ruleset)
     meld = k.check_meld(rules.check_cards(parse_cards(*cards), "meld"), rules)
     if json_out:
@@ -70,7 +73,10 @@ def contract(
     ruleset: RulesetOpt = "kalooki",
     json_out: JsonOpt = False,
 ) -> None:
-    """Does this lay-down make round ROUND's contract?"""
+    """Does it make the contract?
+
+    Checks a lay-down against round ROUND's contract.
+    """
     rules = _rules(ruleset)
     wanted = rules.contract(round_number)
     laid = k.parse_lay_down(melds)
@@ -96,7 +102,10 @@ def contract(
 
 @app.command()
 def score(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
-    """Penalty of the cards left in hand, card by card."""
+    """Score a hand.
+
+    The penalty of the cards left in hand, card by card.
+    """
     hand = _rules(ruleset).check_cards(parse_cards(*cards))
     points = [k.penalty(c) for c in hand]
     if json_out:
@@ -115,7 +124,10 @@ def score(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = Fal
 def solve(
     round_number: RoundArg, cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False
 ) -> None:
-    """Can this hand make round ROUND's contract? The lay-down leaving fewest points."""
+    """Can this hand make it?
+
+    Finds the lay-down of round ROUND's contract that leaves the fewest points in hand.
+    """
     rules = _rules(ruleset)
     wanted = rules.contract(round_number)
     hand = rules.check_cards(parse_cards(*cards), "hand to solve", rules.max_lay_down_hand)
@@ -142,7 +154,10 @@ def solve(
 
 @app.command()
 def contracts(ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
-    """The round-contract sheet: contract in words and as 333/334/..., cards dealt."""
+    """The round-contract sheet.
+
+    Each round's contract in words and as 333/334/..., and the cards dealt.
+    """
     rules = _rules(ruleset)
     rows = []
     for number, dealt in enumerate(rules.deal_sizes, start=1):

@@ -36,10 +36,8 @@ def print_json(document: Any) -> None:
     here too (they can only stand inside strings), so the document is safe on a terminal.
     """
     text = json.dumps(document, indent=2, ensure_ascii=False)
-    if not text.isprintable():
-        text = "".join(
-            c if c == "\n" or c.isprintable() or c == " " else f"\\u{ord(c):04x}" for c in text
-        )
+    if not text.replace("\n", "").isprintable():
+        text = "".join(c if c == "\n" or c.isprintable() else f"\\u{ord(c):04x}" for c in text)
     sys.stdout.write(text + "\n")
 
 

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.errors import UsageError, quote
 from referee.games.base import Game
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """One game, as the shared layers know it."""
+class GameInfo(NamedTuple):
+    """One game, as the shared layers know it (a NamedTuple: cheap to make at every start)."""
 
     name: str  # canonical, as typed: `referee new kariki`
     title: str  # as written in sentences

@@ -18,7 +18,7 @@ import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from referee.errors import NotationError, UsageError, quote_number
 
@@ -38,8 +38,7 @@ class PlayerInfo:
     nickname: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """Where a game stands: playing or finished, who won (a tie has several), the standings.
 
     `provisional` marks a result that one more event may still change (a buy-back on offer).
@@ -128,7 +127,7 @@ def words(*parts: str | int | None, **options: str | int | None) -> str:
 
 
 def to_json(value: object, convert: Callable[[object], object | None] | None = None) -> object:
-    """A ruling record as JSON data: dataclasses become tables tagged with their `kind`.
+    """A ruling record as JSON data: records become tables tagged with their `kind`.
 
     `convert` turns a game's own values (a rank, a roll) into their printed names first.
     """
@@ -136,11 +135,16 @@ def to_json(value: object, convert: Callable[[object], object | None] | None = N
         done = convert(value)
         if done is not None:
             return done
+    names: tuple[str, ...] = ()
     if is_dataclass(value) and not isinstance(value, type):
+        names = tuple(f.name for f in fields(value))
+    elif isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+        names = value._fields
+    if names:
         kind = "".join(f"_{c.lower()}" if c.isupper() else c for c in type(value).__name__)
         table: dict[str, object] = {"kind": kind.lstrip("_")}
-        for f in fields(value):
-            table[f.name] = to_json(getattr(value, f.name), convert)
+        for name in names:
+            table[name] = to_json(getattr(value, name), convert)
         return table
     if isinstance(value, enum.Enum):
         return value.value

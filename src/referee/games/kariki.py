@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import assert_never
+from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
@@ -270,8 +270,9 @@ class BuyBack:
 Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack
 
 # ---------------------------------------------------------------------------- rulings
-# What an event did, as data. The renderer words these (`referee.render.kariki.words`);
-# `log --json`, exports and stats read them as they are.
+# What an event did, as data. `referee.render.kariki_words` words these; `log --json`, exports
+# and stats read them as they are. Facts are NamedTuples rather than dataclasses because a
+# dataclass costs half a millisecond to create at import, and every Kariki command imports this.
 
 
 class Cause(Enum):
@@ -285,16 +286,14 @@ class Cause(Enum):
     ILLEGAL_CLAIM = "illegal claim"
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
+class Started(NamedTuple):
     """The table is seated: who rolls first, which way play goes."""
 
     first: str
     direction: Direction
 
 
-@dataclass(frozen=True, slots=True)
-class Claimed:
+class Claimed(NamedTuple):
     """A claim stands (`took_mug`: the responder took the mug to make it)."""
 
     by: str
@@ -302,8 +301,7 @@ class Claimed:
     took_mug: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimRefused:
+class ClaimRefused(NamedTuple):
     """An illegal claim under `illegal_claim = berry`: refused, and a berry for it.
 
     `standing` is the claim it had to match or beat; None means a Kariki was claimed.
@@ -316,15 +314,13 @@ class ClaimRefused:
     took_mug: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class TookMug:
+class TookMug(NamedTuple):
     """The responder took the mug without looking."""
 
     by: str
 
 
-@dataclass(frozen=True, slots=True)
-class ShowedKariki:
+class ShowedKariki(NamedTuple):
     """A Kariki shown: a crown for `by`, a berry for `victim` (None: nobody was left)."""
 
     by: str
@@ -332,8 +328,7 @@ class ShowedKariki:
     took_mug: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Crowned:
+class Crowned(NamedTuple):
     """Every third crown: a berry for each player in `hit`, in turn order."""
 
     by: str
@@ -341,8 +336,7 @@ class Crowned:
     hit: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Pulled:
+class Pulled(NamedTuple):
     """The mug was lifted on `claim`: the dice, whether they made it, who got the berry."""
 
     by: str
@@ -352,34 +346,30 @@ class Pulled:
     berry_to: str
 
 
-@dataclass(frozen=True, slots=True)
-class Passed:
+class Passed(NamedTuple):
     """`by` accepted the claim and answers for it now."""
 
     by: str
     claim: Rank
 
 
-@dataclass(frozen=True, slots=True)
-class FinalPass:
+class FinalPass(NamedTuple):
     """The roller passed the chain back to the first passer, who must roll or pull."""
 
     by: str
     to: str
 
 
-@dataclass(frozen=True, slots=True)
-class Slashed:
+class Slashed(NamedTuple):
     """Slashes for a broken table rule, and the berries they actually hung."""
 
     player: str
-    count: int
+    slashes: int
     rule: str | None
     berries: int
 
 
-@dataclass(frozen=True, slots=True)
-class BoughtBack:
+class BoughtBack(NamedTuple):
     """A buy-back: `price` went into the pot, which is now `pot`."""
 
     player: str
@@ -387,8 +377,7 @@ class BoughtBack:
     pot: int
 
 
-@dataclass(frozen=True, slots=True)
-class WentOut:
+class WentOut(NamedTuple):
     """A player is out; `price` is what a buy-back costs now (None: not on offer)."""
 
     player: str
@@ -396,23 +385,20 @@ class WentOut:
     price: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class InPoo:
+class InPoo(NamedTuple):
     """One berry from going out."""
 
     player: str
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimVoid:
+class ClaimVoid(NamedTuple):
     """The player answering for the claim went out: `roller` rolls fresh."""
 
     out: str
     roller: str
 
 
-@dataclass(frozen=True, slots=True)
-class ChainMoved:
+class ChainMoved(NamedTuple):
     """The player facing the claim went out: `player` faces it now, `answers` still answers."""
 
     player: str
@@ -420,8 +406,7 @@ class ChainMoved:
     answers: str
 
 
-@dataclass(frozen=True, slots=True)
-class Won:
+class Won(NamedTuple):
     """The last player standing takes the pot (unless someone in `open` buys back)."""
 
     player: str

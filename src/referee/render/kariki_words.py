@@ -43,7 +43,7 @@ def _sentence(fact: k.Fact) -> str:
             return f"{n(by)} passes and answers for {LADDER.name(claim)}"
         case k.FinalPass(by=by, to=to):
             return f"{n(by)} makes the final pass back to {n(to)}"
-        case k.Slashed(player=player, count=count, rule=rule, berries=berries):
+        case k.Slashed(player=player, slashes=count, rule=rule, berries=berries):
             why = f" ({rule})" if rule else ""
             hung = f": {berries} berr{'ies' if berries > 1 else 'y'}" if berries else ""
             return f"{n(player)}: {count} slash{'es' if count > 1 else ''}{why}{hung}"
