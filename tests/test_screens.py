@@ -57,9 +57,11 @@ def test_wide_terminals_lay_the_crosses_side_by_side(
     assert "Bob" in names_row and ("Dee" in names_row) == (width == "120")  # 3 or 4 a row
 
 
-HELPS = [["--help"], ["new", "--help"], ["new", "kariki", "--help"], ["kariki", "--help"],
-         ["kariki", "slash", "--help"], ["kalooki", "--help"], ["rules", "--help"],
-         ["show", "--help"], ["log", "--help"], ["sessions", "--help"], ["shell", "--help"]]  # fmt: skip
+HELPS = [
+    ["--help"], ["new", "--help"], ["new", "kariki", "--help"], ["kariki", "--help"],
+    ["kariki", "slash", "--help"], ["kalooki", "--help"], ["rules", "--help"], ["show", "--help"],
+    ["log", "--help"], ["sessions", "--help"], ["shell", "--help"],
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("args", HELPS, ids=" ".join)

@@ -73,7 +73,7 @@ def contract(
     ruleset: RulesetOpt = "kalooki",
     json_out: JsonOpt = False,
 ) -> None:
-    """Does it make the contract?
+    """Make the contract?
 
     Checks a lay-down against round ROUND's contract.
     """
