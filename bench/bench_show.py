@@ -1,4 +1,4 @@
-"""`referee show` on a 1,000-event Kariki session, as ratios to a minimal Typer + Rich app.
+"""`referee show` on 1,000-event Kariki and Liar's dice sessions, as ratios to a minimal app.
 
 Run: python bench/bench_show.py [runs]
 """
@@ -12,8 +12,9 @@ from pathlib import Path
 
 from common import baseline_command, compile_package, medians
 from referee import storage
-from referee.games import kariki
+from referee.games import kariki, liars
 from referee.games.base import PlayerInfo
+from referee.notation.bids import Bid
 from referee.notation.dice import Rank, Roll
 from referee.session import Session, append, replay
 
@@ -38,13 +39,33 @@ def build(path: Path, events: int) -> None:
     storage.save(path, session)
 
 
+def build_liars(path: Path, events: int) -> None:
+    """A real Liar's dice session of `events`: long rounds of rising bids, each ended by a call."""
+    table = storage.load_ruleset("liars-dice")
+    table["dice_per_player"] = 10
+    players = tuple(PlayerInfo(n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
+    session = Session(path.stem, "liars", table, players, {"first": "Ann"})
+    state = replay(session)
+    for i in range(events):
+        who = state.name(state.turn)
+        event: liars.Event
+        if state.bid is not None and (i % 300 == 299 or state.bid.quantity >= state.dice_in_play):
+            event = liars.Call(who, count=0)
+        else:
+            event = liars.BidEvent(who, liars.smallest_raises(state)[0])
+        session, state = append(session, state, event)
+    storage.save(path, session)
+
+
 def main() -> None:
     compile_package()
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.toml", Path(folder) / "small.toml"
+        dice = Path(folder) / "dice.toml"
         build(big, 1000)
         build(small, 10)
+        build_liars(dice, 1000)
         referee = [sys.executable, "-m", "referee"]
         env = {**os.environ, "REFEREE_HOME": folder, "COLUMNS": "40"}
         got = medians(
@@ -53,14 +74,16 @@ def main() -> None:
                 "show-1000": [*referee, "show", "-s", str(big)],
                 "json-1000": [*referee, "show", "--json", "-s", str(big)],
                 "show-10": [*referee, "show", "-s", str(small)],
+                "liars-show-1000": [*referee, "show", "-s", str(dice)],
+                "liars-json-1000": [*referee, "show", "--json", "-s", str(dice)],
             },
             runs,
             env,
         )
     floor = got["floor"]
     print(f"floor (Typer + one Rich table): {floor * 1000:.0f} ms, median of {runs}")
-    for name in ("show-1000", "json-1000", "show-10"):
-        print(f"{name:<10} {got[name] * 1000:6.0f} ms  {got[name] / floor:.2f}x floor")
+    for name in ("show-1000", "json-1000", "show-10", "liars-show-1000", "liars-json-1000"):
+        print(f"{name:<16} {got[name] * 1000:6.0f} ms  {got[name] / floor:.2f}x floor")
     print(f"show 1000 vs 10 events: {got['show-1000'] / got['show-10']:.2f}x")
 
 

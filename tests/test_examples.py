@@ -36,3 +36,31 @@ def test_kariki_night_card_and_json(referee: Runner) -> None:
     log = referee("log", "-s", str(NIGHT))
     assert log.code == 0 and max(len(line) for line in log.out.splitlines()) <= 40
     assert NIGHT.read_bytes() == before  # looking never writes
+
+
+LIARS = Path(__file__).parents[1] / "examples" / "liars-dice-night.toml"
+PERUDO = Path(__file__).parents[1] / "examples" / "perudo-night.toml"
+
+
+def test_the_liars_dice_night_replays_to_its_winner() -> None:
+    loaded = storage.load(LIARS)
+    state = loaded.state
+    assert len(loaded.session.players) == 6 and state.rules.dice_per_player == 6
+    assert (state.winner, state.dice_in_play) == ("Cy", state.cups[2].dice)
+    assert [c.dice for c in state.cups if c.name != "Cy"] == [0] * 5
+    from referee.render.liars_words import words as liars_words
+
+    said = [liars_words(s.ruling) for s in states(loaded.session)]
+    assert any("the bid holds" in r for r in said) and any("the bid was false" in r for r in said)
+
+
+def test_the_perudo_night_has_a_palifico_round_and_both_calzas() -> None:
+    from referee.render.liars_words import words as liars_words
+
+    loaded = storage.load(PERUDO)
+    assert loaded.state.rules.ones_wild and loaded.state.winner == "Ana"
+    said = [liars_words(s.ruling) for s in states(loaded.session)]
+    assert any("palifico" in r for r in said)
+    assert any("exact: " in r and ", exact;" in r for r in said)  # a calza that was right
+    assert any("not exact" in r for r in said)  # and one that was not
+    assert any("regains a die" in r for r in said)

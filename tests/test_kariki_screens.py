@@ -115,7 +115,8 @@ Commands:
   use       Pick the current session.
   shell     Play a night in a prompt.
   rules     Bundled and own rulesets.
-  kariki    Kariki actions (alias k).
+  kariki    Kariki (alias k).
+  liars     Liar's dice (alias ld).
   kalooki   Kalooki tools (alias kal).
   new       Start a session.
 ''', id='help-at-40'),

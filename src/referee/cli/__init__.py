@@ -157,7 +157,8 @@ def new_command(session: Any) -> str:
     players = [p.name + (f"={p.nickname}" if p.nickname else "") for p in session.players]
     options = dict(session.options.items())
     ruleset = session.ruleset.get("name")
-    extra = {"ruleset": ruleset} if ruleset and ruleset != session.game else {}
+    default = games.info(session.game).rulesets[0]
+    extra = {"ruleset": ruleset} if ruleset and ruleset != default else {}
     return "referee " + line("new", session.game, *players, **options, **extra)
 
 

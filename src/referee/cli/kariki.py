@@ -50,7 +50,10 @@ def new(
         typer.Option("--buy-in", metavar="N", help="Money each pays in.", show_default=False),
     ] = None,
 ) -> None:
-    """Start a Kariki session: 2 to 20 players in seat order."""
+    """A Kariki table.
+
+    2 to 20 players in seat order.
+    """
     start_session(
         ctx,
         "kariki",

@@ -29,6 +29,11 @@ def error_line(message: str) -> None:
     sys.stderr.write(text + "\n")
 
 
+def warning_line(message: str) -> None:
+    """A warning on stderr: one line, the command still succeeds."""
+    sys.stderr.write(" ".join(printable(f"warning: {message}").split()) + "\n")
+
+
 def print_json(document: Any) -> None:
     """One JSON document on stdout and nothing else.
 

@@ -1,0 +1,640 @@
+"""Liar's dice (RULES.md section 4), and Perudo as a second ruleset of the same engine.
+
+One shared bid on all the dice under all the cups; a call counts them; the loser loses a die,
+and the last player with dice wins. Every difference between the seed's game and Perudo is a
+ruleset key (wild ones, how bids move on and off ones, palifico, the exact call, who starts).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import NamedTuple, assert_never
+
+from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.base import (
+    EventDict,
+    Game,
+    Outcome,
+    PlayerInfo,
+    int_field,
+    only_fields,
+    str_field,
+    to_json,
+    words,
+)
+from referee.notation.bids import Bid, Hands
+from referee.ruleset import TableReader
+from referee.text import pick
+
+MAX_DICE = 10  # per player, in any ruleset
+
+# ---------------------------------------------------------------------------- rules
+
+
+class Direction(Enum):
+    """Which way play goes: left is the seat order the players were named in."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 through the seats in order, -1 against it."""
+        return 1 if self is Direction.LEFT else -1
+
+
+class BiddingRule(Enum):
+    """How a bid raises the one before (`bidding_rule`)."""
+
+    RESET_FACE = "reset-face"  # same quantity and a higher face, or more dice of any face
+
+
+class NextStarter(Enum):
+    """Who opens the round after a call (`next_starter`)."""
+
+    CALLER = "caller"
+    LOSER = "loser"
+    WINNER = "winner"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every Liar's dice ruleset key, with the seed's game as the default."""
+
+    dice_per_player: int = 6
+    direction: Direction = Direction.RIGHT  # counter-clockwise: against the seat order
+    bidding_rule: BiddingRule = BiddingRule.RESET_FACE
+    ones_wild: bool = False
+    wild_bids_halve: bool = False  # onto ones: half the dice (up); off them: double plus one
+    open_on_ones: bool = True
+    next_starter: NextStarter = NextStarter.CALLER
+    palifico: bool = False
+    exact_call: bool = False
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
+        """Build rules from a ruleset table, reporting every problem at once."""
+        r = TableReader(table, source)
+        d = cls()
+        rules = cls(
+            dice_per_player=r.integer(
+                "dice_per_player", d.dice_per_player, minimum=1, maximum=MAX_DICE
+            ),
+            direction=r.choice("direction", Direction, d.direction),
+            bidding_rule=r.choice("bidding_rule", BiddingRule, d.bidding_rule),
+            ones_wild=r.flag("ones_wild", d.ones_wild),
+            wild_bids_halve=r.flag("wild_bids_halve", d.wild_bids_halve),
+            open_on_ones=r.flag("open_on_ones", d.open_on_ones),
+            next_starter=r.choice("next_starter", NextStarter, d.next_starter),
+            palifico=r.flag("palifico", d.palifico),
+            exact_call=r.flag("exact_call", d.exact_call),
+        )
+        if rules.wild_bids_halve and not rules.ones_wild:
+            r.problems.append("wild_bids_halve needs ones_wild = true")
+        r.finish()
+        return rules
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What `referee new liars` sets: who opens, and which way play goes."""
+
+    first: str
+    direction: Direction
+
+
+def options_from_table(
+    table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+) -> Options:
+    """The options as stored, checked as strictly as typed ones."""
+    names = [p.name for p in players]
+    extra = sorted(set(table) - {"first", "direction"})
+    if extra:
+        raise UsageError(f"unknown Liar's dice options: {', '.join(extra)[:60]}")
+    first = table.get("first", names[0])
+    if first not in names:
+        raise UsageError(
+            f"unknown first bidder {quote(str(first))}: players are {', '.join(names)}"
+        )
+    direction = table.get("direction", rules.direction.value)
+    if direction not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
+    return Options(str(first), Direction(direction))
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class BidEvent:
+    """The player on turn bids: at least `bid.quantity` dice show `bid.face`."""
+
+    by: str
+    bid: Bid
+
+    def __str__(self) -> str:
+        return words("bid", str(self.bid), by=self.by)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The player on turn calls the standing bid (or, `exact`, calls it exactly right).
+
+    The scorekeeper gives the count of matching dice (wilds included), or every player's dice
+    (`hands`) for the referee to count.
+    """
+
+    by: str
+    count: int | None = None
+    hands: Hands | None = None
+    exact: bool = False
+
+    def __str__(self) -> str:
+        verb = "exact" if self.exact else "call"
+        dice = str(self.hands) if self.hands is not None else None
+        return words(verb, self.count, dice=dice, by=self.by)
+
+
+Event = BidEvent | Call
+
+# ---------------------------------------------------------------------------- rulings
+
+
+class Started(NamedTuple):
+    """The table is seated: who opens, which way play goes, how many dice each."""
+
+    first: str
+    direction: Direction
+    dice: int
+
+
+class Bade(NamedTuple):
+    """A bid stands."""
+
+    by: str
+    bid: Bid
+
+
+class Counted(NamedTuple):
+    """A call: the bid, who made it, the count, and whether the bid held."""
+
+    by: str
+    bid: Bid
+    bidder: str
+    counted: int
+    exact: bool
+    held: bool  # the bid was true (for an exact call: the count was exactly the bid)
+    wild: bool  # ones were counted for the face
+
+
+class LostDie(NamedTuple):
+    """A player loses a die (`left` remain)."""
+
+    player: str
+    left: int
+
+
+class RegainedDie(NamedTuple):
+    """An exact call that was right: the caller gets a die back (never above the start)."""
+
+    player: str
+    left: int
+
+
+class WentOut(NamedTuple):
+    """A player has no dice left."""
+
+    player: str
+
+
+class RoundStarts(NamedTuple):
+    """A new round: who opens it, and whether it is palifico (no wilds, the face is fixed)."""
+
+    number: int
+    starter: str
+    palifico: bool
+
+
+class Won(NamedTuple):
+    """The last player with dice."""
+
+    player: str
+
+
+Fact = Started | Bade | Counted | LostDie | RegainedDie | WentOut | RoundStarts | Won
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class Cup:
+    """One player: the dice left under his cup, and whether his palifico round was played."""
+
+    name: str
+    nickname: str | None = None
+    dice: int = 0
+    had_palifico: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The table after some events."""
+
+    rules: Rules
+    cups: tuple[Cup, ...]
+    direction: Direction
+    turn: int
+    round: int = 1
+    bid: Bid | None = None
+    bidder: int | None = None
+    palifico: bool = False
+    ruling: tuple[Fact, ...] = ()
+    events: int = 0
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still holding dice."""
+        return tuple(i for i, c in enumerate(self.cups) if c.dice > 0)
+
+    @property
+    def is_over(self) -> bool:
+        """True once one player is left with dice."""
+        return len(self.active) <= 1
+
+    @property
+    def winner(self) -> str | None:
+        """The last player with dice."""
+        return self.cups[self.active[0]].name if self.is_over and self.active else None
+
+    @property
+    def dice_in_play(self) -> int:
+        """Every die under every cup."""
+        return sum(c.dice for c in self.cups)
+
+    @property
+    def wild(self) -> bool:
+        """Whether ones count for other faces now (never in a palifico round)."""
+        return self.rules.ones_wild and not self.palifico
+
+    def name(self, i: int) -> str:
+        """The name of the player in seat `i`."""
+        return self.cups[i].name
+
+    def index(self, name: str) -> int:
+        """The seat of the player called `name`."""
+        for i, cup in enumerate(self.cups):
+            if cup.name == name:
+                return i
+        raise UsageError(f"unknown player {quote(name)}")
+
+    def next_active(self, i: int) -> int:
+        """The next player with dice after seat `i`, in the direction of play."""
+        n = len(self.cups)
+        for k in range(1, n + 1):
+            j = (i + self.direction.step * k) % n
+            if self.cups[j].dice > 0:
+                return j
+        return i
+
+
+# ---------------------------------------------------------------------------- bids
+
+
+def is_raise(standing: Bid | None, bid: Bid, rules: Rules, palifico: bool) -> str | None:
+    """None if `bid` may follow `standing`, else why not (in words)."""
+    wild = rules.ones_wild and not palifico
+    if standing is None:
+        if bid.face == 1 and wild and not rules.open_on_ones:
+            return "the opening bid may not be on ones"
+        return None
+    if palifico and bid.face != standing.face:
+        return f"in a palifico round the face stays {standing.face}: bid more {_plural(standing)}"
+    if wild and rules.wild_bids_halve and (bid.face == 1) != (standing.face == 1):
+        if bid.face == 1:  # onto the wild ones: half the dice, rounded up
+            need = math.ceil(standing.quantity / 2)
+            return None if bid.quantity >= need else f"a bid on ones needs at least {need} dice"
+        need = standing.quantity * 2 + 1  # off the ones: double plus one
+        return None if bid.quantity >= need else f"leaving ones needs at least {need} dice"
+    if bid.quantity > standing.quantity or (
+        bid.quantity == standing.quantity and bid.face > standing.face
+    ):
+        return None
+    return "it must raise the face or the quantity"
+
+
+def smallest_raises(state: State) -> list[Bid]:
+    """For each face, the smallest bid that raises the standing one, smallest first."""
+    found = []
+    for face in range(1, 7):
+        for quantity in range(1, state.dice_in_play + 1):
+            bid = Bid(quantity, face)
+            if is_raise(state.bid, bid, state.rules, state.palifico) is None:
+                found.append(bid)
+                break
+    return sorted(found)
+
+
+def _plural(bid: Bid) -> str:
+    return Bid(2, bid.face).words().split()[1]
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+    """Everyone rolls their dice under their cup; `first` opens."""
+    cups = tuple(Cup(p.name, p.nickname, rules.dice_per_player) for p in players)
+    first = [p.name for p in players].index(options.first)
+    facts = (Started(options.first, options.direction, rules.dice_per_player),)
+    return State(rules, cups, options.direction, turn=first, ruling=facts)
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after `event`, or `RuleViolation` naming the rule it breaks."""
+    if state.is_over:
+        raise RuleViolation(f"the game is over: {state.winner} won")
+    match event:
+        case BidEvent(by=by, bid=bid):
+            return _bid(state, _actor(state, by), bid)
+        case Call():
+            return _call(state, event)
+        case _:
+            assert_never(event)
+
+
+def _actor(state: State, by: str) -> int:
+    i = state.index(by)
+    if state.cups[i].dice == 0:
+        raise RuleViolation(f"{by} has no dice left: out of the game")
+    if i != state.turn:
+        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
+    return i
+
+
+def _bid(state: State, i: int, bid: Bid) -> State:
+    if bid.quantity > state.dice_in_play:
+        raise RuleViolation(
+            f"bid {bid} names {bid.quantity} dice, but only {state.dice_in_play} are in play"
+        )
+    reason = is_raise(state.bid, bid, state.rules, state.palifico)
+    if reason is not None:
+        raises = ", ".join(str(b) for b in smallest_raises(state))
+        over = f" '{state.bid}'" if state.bid else ""
+        raise RuleViolation(f"illegal bid '{bid}' over{over}: {reason}; smallest raises: {raises}")
+    return replace(
+        state,
+        bid=bid,
+        bidder=i,
+        turn=state.next_active(i),
+        ruling=(Bade(state.name(i), bid),),
+        events=state.events + 1,
+    )
+
+
+def _call(state: State, event: Call) -> State:
+    i = state.index(event.by)
+    if state.bid is None or state.bidder is None:
+        raise RuleViolation("there is no bid to call: the round opens with a bid")
+    if i == state.bidder:
+        raise RuleViolation(f"{event.by} made that bid: another player must call it")
+    _actor(state, event.by)
+    if event.exact and not state.rules.exact_call:
+        raise RuleViolation("this ruleset has no exact call (calza)")
+    bid, bidder = state.bid, state.bidder
+    count = _count(state, event, bid)
+    held = count == bid.quantity if event.exact else count >= bid.quantity
+    facts: list[Fact] = [
+        Counted(event.by, bid, state.name(bidder), count, event.exact, held, state.wild)
+    ]
+    cups = list(state.cups)
+    if event.exact:
+        loser, winner = (None, i) if held else (i, None)
+        if held and cups[i].dice < state.rules.dice_per_player:
+            cups[i] = replace(cups[i], dice=cups[i].dice + 1)
+            facts.append(RegainedDie(state.name(i), cups[i].dice))
+        starter = i  # the calza caller opens the next round, right or wrong
+    else:
+        loser, winner = (i, bidder) if held else (bidder, i)
+        by_rule = {
+            NextStarter.CALLER: i,
+            NextStarter.LOSER: loser,
+            NextStarter.WINNER: winner,
+        }
+        starter = by_rule[state.rules.next_starter]
+    palifico = False
+    if loser is not None:
+        cups[loser] = replace(cups[loser], dice=cups[loser].dice - 1)
+        facts.append(LostDie(state.name(loser), cups[loser].dice))
+        if cups[loser].dice == 0:
+            facts.append(WentOut(state.name(loser)))
+        elif (
+            cups[loser].dice == 1
+            and state.rules.palifico
+            and not cups[loser].had_palifico
+            and state.rules.dice_per_player > 1
+        ):
+            cups[loser] = replace(cups[loser], had_palifico=True)
+            palifico = True
+    after = replace(state, cups=tuple(cups), bid=None, bidder=None)
+    if after.is_over:
+        facts.append(Won(after.winner or ""))
+        return replace(after, palifico=False, ruling=tuple(facts), events=state.events + 1)
+    if after.cups[starter].dice == 0:
+        starter = after.next_active(starter)
+    facts.append(RoundStarts(state.round + 1, after.name(starter), palifico))
+    return replace(
+        after,
+        turn=starter,
+        round=state.round + 1,
+        palifico=palifico,
+        ruling=tuple(facts),
+        events=state.events + 1,
+    )
+
+
+def _count(state: State, event: Call, bid: Bid) -> int:
+    """The dice that count for `bid`: as given, or counted from every player's dice."""
+    if (event.count is None) == (event.hands is None):
+        raise UsageError("give the count of matching dice, or every player's dice with --dice")
+    if event.count is not None:
+        if not 0 <= event.count <= state.dice_in_play:
+            raise UsageError(
+                f"a count is 0 to {state.dice_in_play} (the dice in play), not {event.count}"
+            )
+        return event.count
+    assert event.hands is not None  # one of the two, checked above
+    shown: dict[int, tuple[int, ...]] = {}
+    labels = [(c.name, i) for i, c in enumerate(state.cups)]
+    labels += [(c.nickname, i) for i, c in enumerate(state.cups) if c.nickname]
+    for name, dice in event.hands.hands:
+        seat = pick(name, labels, "player")
+        if seat in shown:
+            raise UsageError(f"{state.name(seat)}'s dice are given twice")
+        if len(dice) != state.cups[seat].dice:
+            held = state.cups[seat].dice
+            raise UsageError(
+                f"{state.name(seat)} holds {held} dice, not {len(dice)}: {quote(str(event.hands))}"
+            )
+        shown[seat] = dice
+    missing = [state.name(i) for i in state.active if i not in shown]
+    if missing:
+        raise UsageError(f"every player's dice are needed: missing {', '.join(missing)}")
+    wild = state.wild and bid.face != 1
+    return sum(1 for dice in shown.values() for d in dice if d == bid.face or (wild and d == 1))
+
+
+# ---------------------------------------------------------------------------- odds
+
+
+def odds(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) -> float:
+    """The chance that at least `bid.quantity` dice show `bid.face` (RULES.md section 4).
+
+    `unknown` dice are hidden; `known` are one's own, counted as they are. With wild ones, a
+    one counts for every other face.
+
+    >>> round(odds(Bid(5, 3), 36), 6)
+    0.739323
+    """
+    counts_for = {bid.face, 1} if wild and bid.face != 1 else {bid.face}
+    need = bid.quantity - sum(1 for d in known if d in counts_for)
+    if need <= 0:
+        return 1.0
+    if need > unknown:
+        return 0.0
+    p = len(counts_for) / 6
+    return sum(
+        math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k) for k in range(need, unknown + 1)
+    )
+
+
+# ---------------------------------------------------------------------------- the contract
+
+
+def legal_actions(state: State) -> tuple[str, ...]:
+    """Bid always; call (and exact, where the ruleset has it) once a bid stands."""
+    if state.is_over:
+        return ()
+    if state.bid is None:
+        return ("bid",)
+    return ("bid", "call", "exact") if state.rules.exact_call else ("bid", "call")
+
+
+def outcome(state: State) -> Outcome:
+    """Finished when one player has dice; standings by dice left."""
+    order = sorted(range(len(state.cups)), key=lambda i: -state.cups[i].dice)
+    standings = tuple(state.name(i) for i in order)
+    if not state.is_over:
+        return Outcome(False, (), standings)
+    return Outcome(True, (state.winner or "",), standings)
+
+
+def event_from_dict(data: Mapping[str, object]) -> Event:
+    """Read an event as stored in a session file."""
+    kind = str_field(data, "type")
+    match kind:
+        case "bid":
+            only_fields(data, "by", "bid")
+            return BidEvent(str_field(data, "by"), Bid.parse(str_field(data, "bid")))
+        case "call" | "exact":
+            only_fields(data, "by", "count", "dice")
+            dice = data.get("dice")
+            return Call(
+                str_field(data, "by"),
+                int_field(data, "count"),
+                Hands.parse(str_field(data, "dice")) if dice is not None else None,
+                exact=kind == "exact",
+            )
+    raise NotationError(f"unknown Liar's dice event type {quote(kind)}")
+
+
+def event_to_dict(event: Event) -> EventDict:
+    """An event as stored in a session file."""
+    match event:
+        case BidEvent(by=by, bid=bid):
+            return {"type": "bid", "by": by, "bid": str(bid)}
+        case Call(by=by, count=count, hands=hands, exact=exact):
+            out: EventDict = {"type": "exact" if exact else "call", "by": by}
+            if count is not None:
+                out["count"] = count
+            if hands is not None:
+                out["dice"] = str(hands)
+            return out
+        case _:
+            assert_never(event)
+
+
+def _json_value(value: object) -> object | None:
+    return str(value) if isinstance(value, Bid) else None
+
+
+def summary(state: State) -> dict[str, object]:
+    """The documented `show --json` document for a Liar's dice table."""
+    return {
+        "game": "liars",
+        "players": [{"name": c.name, "dice": c.dice, "out": c.dice == 0} for c in state.cups],
+        "turn": None if state.is_over else state.name(state.turn),
+        "bid": (
+            {
+                "quantity": state.bid.quantity,
+                "face": state.bid.face,
+                "bidder": state.name(state.bidder),
+            }
+            if state.bid is not None and state.bidder is not None
+            else None
+        ),
+        "round": state.round,
+        "dice_in_play": state.dice_in_play,
+        "palifico": state.palifico,
+        "winner": state.winner,
+        "events": state.events,
+    }
+
+
+class Liars(Game[Rules, Options, State, Event]):
+    """Liar's dice plugged into the shared layers."""
+
+    state_type = State
+
+    def rules_from_table(self, table: Mapping[str, object], source: str) -> Rules:
+        return Rules.from_table(table, source)
+
+    def options_from_table(
+        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+    ) -> Options:
+        return options_from_table(table, players, rules)
+
+    def start(self, rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+        return start(rules, players, options)
+
+    def apply(self, state: State, event: Event) -> State:
+        return apply(state, event)
+
+    def turn(self, state: State) -> str | None:
+        return None if state.is_over else state.name(state.turn)
+
+    def legal_actions(self, state: State) -> tuple[str, ...]:
+        return legal_actions(state)
+
+    def outcome(self, state: State) -> Outcome:
+        return outcome(state)
+
+    def event_from_dict(self, data: Mapping[str, object]) -> Event:
+        return event_from_dict(data)
+
+    def event_to_dict(self, event: Event) -> EventDict:
+        return event_to_dict(event)
+
+    def ruling(self, state: State) -> tuple[Fact, ...]:
+        return state.ruling
+
+    def ruling_json(self, state: State) -> list[dict[str, object]]:
+        return [to_json(f, _json_value) for f in state.ruling]  # type: ignore[misc]
+
+    def summary(self, state: State) -> dict[str, object]:
+        return summary(state)
+
+
+GAME = Liars()
