@@ -14,7 +14,6 @@ from common import baseline_command, compile_package, medians
 from referee import storage
 from referee.games import kariki, liars
 from referee.games.base import PlayerInfo
-from referee.notation.bids import Bid
 from referee.notation.dice import Rank, Roll
 from referee.session import Session, append, replay
 

@@ -202,7 +202,8 @@ def test_refused(script: str, error: type[Exception], reason: str) -> None:
 @pytest.mark.parametrize(
     ("text", "bid"),
     [("5x3", Bid(5, 3)), ("5 3", Bid(5, 3)), ("five 3s", Bid(5, 3)), ("5 threes", Bid(5, 3)),
-     ("five threes", Bid(5, 3)), ("FIVE 3'S", Bid(5, 3)), ("1x6", Bid(1, 6)), ("12 ones", Bid(12, 1))],
+     ("five threes", Bid(5, 3)), ("FIVE 3'S", Bid(5, 3)), ("1x6", Bid(1, 6)),
+     ("12 ones", Bid(12, 1))],
 )  # fmt: skip
 def test_bid_notation(text: str, bid: Bid) -> None:
     assert Bid.parse(text) == bid and Bid.parse(str(bid)) == bid
