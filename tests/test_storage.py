@@ -163,7 +163,7 @@ def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
         assert len(after.session.events) >= before, round_number
     assert killed == 40
     assert len(storage.load(path).session.events) >= 10  # the writers really wrote, often
-    assert referee("kariki", "slash", "Ann").code == 0  # the next save sweeps dead writers' temps
+    assert referee("undo").code == 0  # any next save sweeps the dead writers' temp files
     assert not list(path.parent.glob(".*.tmp"))
 
 
