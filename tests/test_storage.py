@@ -155,7 +155,7 @@ def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
                     run(["kariki", *actions[(before + i) % 4], "-s", str(path)], command=command)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.0, 0.03))
+        time.sleep(rng.uniform(0.0, 0.02))
         os.kill(child, signal.SIGKILL)
         _, status = os.waitpid(child, 0)
         killed += os.WIFSIGNALED(status)
