@@ -219,3 +219,21 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_liars_dice_night_in_the_shell(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--ruleset", "perudo", "--name", "dice",
+            "--direction", "left")  # fmt: skip
+    shell = Shell("dice")
+    assert shell.prompt() == "Ann opens> "
+    assert shell.complete("", "b") == ["bid"]
+    assert "odds" in shell.help() and "not now: call, exact" in shell.help()
+    feed(monkeypatch, "b 3x4\nbid 2x1\nodds\nexact 2\n")
+    result = referee("shell")
+    assert result.code == 0, result
+    assert "Bob over 3x4> bid 2x1" in result.out and "Cy over 2x1> odds" in result.out
+    assert Shell("dice").prompt() == "Cy opens> "  # the calza caller opens, right or wrong
+    opening = ["1x2", "1x3", "1x4", "1x5", "1x6"]  # Perudo never opens on ones
+    assert Shell("dice").complete("bid ", "") == opening

@@ -225,3 +225,4 @@ class ShellPlugin(NamedTuple):
 
     prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
     complete: Mapping[str, Callable[[Session, Any], list[str]]]
+    tools: tuple[str, ...] = ()  # commands open at any time that are not moves (odds)

@@ -241,4 +241,5 @@ SHELL = ShellPlugin(
         "exact.dice": lambda session, state: [f"{c.name}=" for c in state.cups if c.dice],
         "by": _names,
     },
+    tools=("odds",),
 )

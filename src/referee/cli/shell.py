@@ -156,7 +156,9 @@ class Shell:
         open_now = self.open_actions()
         lines = ["open now (a unique prefix does):"]
         lines += [f"  {n:<8} {self._short(n)}" for n in open_now]
-        rest = [n for n in self.actions if n not in open_now]
+        tools = [n for n in self.plugin.tools if n in self.actions]
+        lines += [f"  {n:<8} {self._short(n)}" for n in tools]
+        rest = [n for n in self.actions if n not in open_now and n not in tools]
         if rest:
             lines.append("not now: " + ", ".join(rest))
         lines.append("also:")

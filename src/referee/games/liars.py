@@ -407,7 +407,9 @@ def _call(state: State, event: Call) -> State:
     count = _count(state, event, bid)
     held = count == bid.quantity if event.exact else count >= bid.quantity
     facts: list[Fact] = [
-        Counted(event.by, bid, state.name(bidder), count, event.exact, held, state.wild)
+        Counted(
+            event.by, bid, state.name(bidder), count, event.exact, held, state.wild and bid.face != 1
+        )
     ]
     cups = list(state.cups)
     if event.exact:
