@@ -406,11 +406,8 @@ def _call(state: State, event: Call) -> State:
     bid, bidder = state.bid, state.bidder
     count = _count(state, event, bid)
     held = count == bid.quantity if event.exact else count >= bid.quantity
-    facts: list[Fact] = [
-        Counted(
-            event.by, bid, state.name(bidder), count, event.exact, held, state.wild and bid.face != 1
-        )
-    ]
+    wild = state.wild and bid.face != 1
+    facts: list[Fact] = [Counted(event.by, bid, state.name(bidder), count, event.exact, held, wild)]
     cups = list(state.cups)
     if event.exact:
         loser, winner = (None, i) if held else (i, None)
