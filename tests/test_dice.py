@@ -13,6 +13,7 @@ from referee.notation.dice import (
     ALL_ROLLS,
     KARIKI,
     KIRIKI,
+    Ladder,
     Rank,
     Roll,
     parse_rank,
@@ -99,3 +100,9 @@ def test_probabilities_add_up() -> None:
     assert probability(Rank.DOUBLE_FOURS) == Fraction(1, 36)
     assert probability(Rank.NINE) == Fraction(4, 36)
     assert probability(Rank.TEN) == Fraction(2, 36)
+
+
+@pytest.mark.parametrize("ladder", [KARIKI, KIRIKI], ids=["kariki", "kiriki"])
+def test_every_printed_name_parses_back(ladder: Ladder) -> None:
+    for rank in Rank:
+        assert parse_rank(ladder.name(rank)) is rank, ladder.name(rank)

@@ -114,9 +114,11 @@ Commands:
   sessions  List the sessions.
   use       Pick the current session.
   shell     Play a night in a prompt.
+  ratings   Kiriki KR ratings.
   rules     Bundled and own rulesets.
   kariki    Kariki (alias k).
   liars     Liar's dice (alias ld).
+  kiriki    Kiriki (alias kr).
   kalooki   Kalooki tools (alias kal).
   new       Start a session.
 ''', id='help-at-40'),

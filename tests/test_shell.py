@@ -12,6 +12,7 @@ import pytest
 from conftest import Runner
 from referee import storage
 from referee.cli.shell import Shell
+from referee.errors import UsageError
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -221,9 +222,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     assert child.exitstatus == 0
 
 
-def test_a_liars_dice_night_in_the_shell(
-    referee: Runner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_liars_dice_night_in_the_shell(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
     referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--ruleset", "perudo", "--name", "dice",
             "--direction", "left")  # fmt: skip
     shell = Shell("dice")
@@ -237,3 +236,22 @@ def test_a_liars_dice_night_in_the_shell(
     assert Shell("dice").prompt() == "Cy opens> "  # the calza caller opens, right or wrong
     opening = ["1x2", "1x3", "1x4", "1x5", "1x6"]  # Perudo never opens on ones
     assert Shell("dice").complete("bid ", "") == opening
+
+
+def test_a_kiriki_match_in_the_shell_with_short_forms(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee("new", "kiriki", "Ann", "Bob", "--format", "bullet", "--name", "duel")
+    assert Shell("duel").prompt() == "rolloff> "
+    feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nl 6-6\n")
+    result = referee("shell")
+    assert result.code == 0, result
+    for seen in ("Bob vs Pair of Kings> b", "Ann believed> rai 66", "Bob vs Pair of Aces> r",
+                 "Bob rolls Pair of Aces+> cl 66", "Ann vs Pair of Aces> l 6-6",
+                 "point to Bob (0-1)"):  # fmt: skip
+        assert seen in result.out, seen
+    shell = Shell("duel")
+    assert shell.prompt() == "Ann rolls> "
+    monkeypatch.setattr(shell, "open_actions", lambda: ("reveal", "raise", "reroll"))
+    with pytest.raises(UsageError, match="could be reveal, raise, reroll"):
+        shell._command("r")

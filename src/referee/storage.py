@@ -405,8 +405,8 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
                 raise UsageError(f"{what} {quote(text)} has spaces around it")
         players.append(PlayerInfo(name, nickname))
     options = _table(doc, "options")
-    if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in options.values()):
-        raise UsageError("'options' must hold strings and numbers")
+    if not all(isinstance(v, str | int) for v in options.values()):  # booleans are ints too
+        raise UsageError("'options' must hold strings, numbers and true/false")
     name = _text(doc, "name", "")
     if name:
         check_session_name(name)

@@ -353,6 +353,8 @@ def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer
         app.add_typer(module.app, name=game.name, help=game.about)
         for alias in game.aliases:
             app.add_typer(module.app, name=alias, hidden=True)
+        for top in game.commands:
+            app.command(top)(getattr(module, top))
     if only in (None, "new"):
         app.add_typer(new_app, name="new")
     return app
@@ -386,6 +388,9 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
         return [games.BY_NAME[words[1].lower()]]
     if first.lower() in games.BY_NAME:
         return [games.BY_NAME[first.lower()]]
+    owner = [g for g in games.GAMES if first in g.commands]
+    if owner:
+        return owner
     if first in SHARED or first == "rules":
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
@@ -396,7 +401,10 @@ def command_for(argv: Sequence[str]) -> Any:
     words = _words(argv)
     first = words[0] if words else None
     named = first if first in (*SHARED, "rules", "new") else None
-    only = "" if first and first.lower() in games.BY_NAME else named
+    own = first and (
+        first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
+    )
+    only = "" if own else named
     command = typer.main.get_command(make_app(games_for(argv), only))
     for param in command.params:  # Typer's completion options work, but keep --help short
         if param.name in ("install_completion", "show_completion"):

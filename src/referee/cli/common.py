@@ -121,7 +121,7 @@ def start_session(
     nick: list[str] | None,
     name: str | None,
     ruleset: str | None,
-    options: Mapping[str, str | int | None],
+    options: Mapping[str, str | int | bool | None],
     player_options: tuple[str, ...] = (),
 ) -> None:
     """`referee new GAME ...`: check everything, write the session, make it current.

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from referee import storage
+from referee.cli import output
 from referee.cli.common import (
     ByOpt,
     NameOpt,
@@ -17,10 +19,11 @@ from referee.cli.common import (
     act,
     actor,
     start_session,
+    workspace,
 )
-from referee.errors import UsageError
+from referee.errors import RefereeError, UsageError
 from referee.games import kariki
-from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, parse_rank
+from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
 from referee.session import Session, resolve_player
 
 app = typer.Typer(
@@ -176,6 +179,44 @@ def slash(
 
 
 @app.command()
+def odds(
+    ctx: typer.Context,
+    rank: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="RANK", help="The claim (in a session: the standing one)."),
+    ] = None,
+    ruleset: RulesetOpt = None,
+    session: SessionOpt = None,
+) -> None:
+    """The chance to meet a claim.
+
+    The chance that a fresh roll of two dice meets RANK (or better; exactly, when the table
+    plays truth = exact), of 36. In a session it is the standing claim and the table's rules.
+    """
+    state = None
+    if ruleset is None:
+        try:
+            loaded = workspace(ctx).load(session)
+            state = loaded.state if loaded.session.game == "kariki" else None
+        except RefereeError:
+            if session:
+                raise
+    rules = (
+        state.rules
+        if state is not None
+        else kariki.Rules.from_table(storage.load_ruleset(ruleset or "kariki"), "ruleset")
+    )
+    if rank:
+        wanted = parse_rank(" ".join(rank))
+    elif state is not None and state.claim is not None:
+        wanted = state.claim
+    else:
+        raise UsageError("which claim? give one, like 9 or boxcars")
+    exact = rules.truth is kariki.Truth.EXACT
+    output.print_wrapped(chance_words(wanted, KARIKI, exact))
+
+
+@app.command()
 def buyback(
     ctx: typer.Context,
     player: Annotated[str, typer.Argument(metavar="PLAYER", help="A player who just went out.")],
@@ -232,4 +273,5 @@ SHELL = ShellPlugin(
         "by": player_words,
         "rule": lambda session, state: [r.name for r in state.rules.slash_rules],
     },
+    tools=("odds",),
 )

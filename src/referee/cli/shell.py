@@ -113,12 +113,19 @@ class Shell:
         return run([*argv, *words[1:], *extra], self.space, self.command)
 
     def _command(self, word: str) -> str:
-        """The command `word` names: exact, an alias, or a unique prefix ("did you mean")."""
+        """The command `word` names: an alias, exact, a unique prefix among the actions open
+        now (`r` is roll when roll is the only open action starting with r), else a unique
+        prefix among all ("did you mean" for a near miss)."""
         if word.lower() in ALIASES:
             return ALIASES[word.lower()]
         open_now = self.open_actions()
         names = [*open_now, *(a for a in self.actions if a not in open_now), *BUILTINS]
         names += list(self.tools)
+        wanted = word.casefold()
+        if wanted not in names:
+            now = [n for n in open_now if n.startswith(wanted)]
+            if len(now) == 1:
+                return now[0]
         return pick(word, [(n, n) for n in names], "command")
 
     # ------------------------------------------------------------------ what it shows

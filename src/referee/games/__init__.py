@@ -35,6 +35,7 @@ class GameInfo(NamedTuple):
     cli: str  # module with `app`; with sessions also `new` and `SHELL`
     render: str | None  # module with `card` and `card_lines` (Rich)
     words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
+    commands: tuple[str, ...] = ()  # top-level commands the CLI module adds: `referee ratings`
 
     @property
     def has_sessions(self) -> bool:
@@ -70,6 +71,21 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.liars",
         render="referee.render.liars",
         words="referee.render.liars_words",
+    ),
+    GameInfo(
+        name="kiriki",
+        title="Kiriki",
+        aliases=("kr",),
+        about="Kiriki (alias kr).",
+        min_players=2,
+        max_players=2,
+        rulesets=("kiriki",),
+        rules="referee.games.kiriki",
+        engine="referee.games.kiriki",
+        cli="referee.cli.kiriki",
+        render="referee.render.kiriki",
+        words="referee.render.kiriki_words",
+        commands=("ratings",),
     ),
     GameInfo(
         name="kalooki",

@@ -113,7 +113,7 @@ class Game(ABC, Generic[R, Opt, S, E]):
         """The documented `show --json` document (without `session`, added by the CLI)."""
 
 
-def words(*parts: str | int | None, **options: str | int | None) -> str:
+def words(*parts: str | int | None, **options: str | int | bool | None) -> str:
     """The shell line of an event: words quoted as the shell needs, options that are set.
 
     >>> words("claim", "Double Sixes", by="Ann")
@@ -121,7 +121,9 @@ def words(*parts: str | int | None, **options: str | int | None) -> str:
     """
     line = [str(p) for p in parts if p is not None]
     for key, value in options.items():
-        if value is not None:
+        if value is True:  # a flag
+            line.append(f"--{key.replace('_', '-')}")
+        elif value is not None and value is not False:
             line += [f"--{key.replace('_', '-')}", str(value)]
     return shlex.join(line)
 

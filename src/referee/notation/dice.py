@@ -111,6 +111,33 @@ def probability(rank: Rank) -> Fraction:
     return Fraction(ordered, 36)
 
 
+def chance_to_meet(rank: Rank, exact: bool = False) -> Fraction:
+    """The chance that a fresh roll of two dice meets a claim of `rank`: at least as high, or
+    (`exact`) exactly that rank. A Kiriki (1-2) meets every claim "at least".
+
+    >>> chance_to_meet(Rank.DOUBLE_SIXES), chance_to_meet(Rank.NINE, exact=True)
+    (Fraction(1, 12), Fraction(1, 9))
+    """
+    from fractions import Fraction
+
+    if exact:
+        return probability(rank)
+    return sum((probability(r) for r in Rank if r >= rank), Fraction(0))
+
+
+def chance_words(rank: Rank, ladder: Ladder, exact: bool = False) -> str:
+    """The chance to meet a claim, in a game's names: as a fraction of 36 and a percentage.
+
+    >>> chance_words(Rank.NINE, KARIKI)
+    'a fresh roll meets Nine or better: 16/36 (44.4%)'
+    """
+    chance = chance_to_meet(rank, exact)
+    how = "exactly" if exact else "or better"
+    name = ladder.name(rank)
+    said = f"exactly {name}" if exact else f"{name} {how}"
+    return f"a fresh roll meets {said}: {chance * 36}/36 ({float(chance):.1%})"
+
+
 ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(a, 7))
 
 _SUM_WORDS = ("four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
@@ -147,6 +174,21 @@ def _spelling_table() -> dict[str, Rank]:
 
 _SPELLINGS = _spelling_table()
 _SPACES_RE = re.compile(r"[\s_-]+")
+
+
+def parse_face(text: str) -> int:
+    """One die's face: `1`-`6`, or its Spanish poker dice name (Black .. Ace).
+
+    >>> parse_face("king"), parse_face("6")
+    (5, 6)
+    """
+    key = text.strip().lower()
+    if key in ("1", "2", "3", "4", "5", "6"):
+        return int(key)
+    names = [f.lower() for f in KIRIKI_FACES]
+    if key in names:
+        return names.index(key) + 1
+    raise NotationError(f"unknown die {quote(text)}: give 1 to 6, or Black, Red, Jack ... Ace")
 
 
 def parse_rank(text: str) -> Rank:
@@ -191,4 +233,9 @@ KIRIKI = Ladder(
         "Pair of Blacks", "Pair of Reds", "Pair of Jacks", "Pair of Queens", "Pair of Kings",
         "Pair of Aces", "Kiriki",
     )
+)  # fmt: skip
+# Every name either game prints parses back to its rank.
+_SPELLINGS.update(
+    {_SPACES_RE.sub(" ", name.lower()): Rank(i + 1) for ladder in (KARIKI, KIRIKI)
+     for i, name in enumerate(ladder.names)}
 )  # fmt: skip

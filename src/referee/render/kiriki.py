@@ -1,0 +1,107 @@
+"""The Kiriki match card: the score large enough to read at arm's length, what each player
+needs, the standing claim on the ladder, the shown die, and who acts with what."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from referee.games.kiriki import Phase, State, legal_actions, needs
+from referee.notation.dice import KIRIKI as LADDER
+from referee.notation.dice import KIRIKI_FACES, Rank
+from referee.text import printable
+
+# Seven-segment digits, three rows each: plain ASCII, so they line up on any terminal.
+_DIGITS = {
+    "0": (" _ ", "| |", "|_|"), "1": ("   ", "  |", "  |"), "2": (" _ ", " _|", "|_ "),
+    "3": (" _ ", " _|", " _|"), "4": ("   ", "|_|", "  |"), "5": (" _ ", "|_ ", " _|"),
+    "6": (" _ ", "|_ ", "|_|"), "7": (" _ ", "  |", "  |"), "8": (" _ ", "|_|", "|_|"),
+    "9": (" _ ", "|_|", " _|"),
+}  # fmt: skip
+_SHORT = ("4", "5", "6", "7", "8", "9", "10", "11", "BB", "RR", "JJ", "QQ", "KK", "AA")
+
+
+def big(number: int) -> tuple[str, str, str]:
+    """A number in three rows of seven-segment digits.
+
+    >>> big(10)
+    ('     _ ', '  | | |', '  | |_|')
+    """
+    rows = [_DIGITS[d] for d in str(number)]
+    return (
+        " ".join(r[0] for r in rows),
+        " ".join(r[1] for r in rows),
+        " ".join(r[2] for r in rows),
+    )
+
+
+def ladder(claim: Rank | None) -> str:
+    """The claims from 4 to Pair of Aces, the standing one in brackets."""
+    return " ".join(
+        f"[{short}]" if claim is not None and Rank(i + 1) is claim else short
+        for i, short in enumerate(_SHORT)
+    )
+
+
+def status(state: State) -> Text:
+    """Who acts and with what; the card's last lines."""
+    text = Text()
+    if state.is_over:
+        text.append(
+            f"{printable(state.name(state.winner or 0))} wins the match", style="bold green"
+        )
+        return text
+    if state.phase is Phase.ROLLOFF:
+        text.append("roll off, one die each: rolloff 5 3")
+        return text
+    who = printable(state.name(state.turn))
+    text.append(who, style="bold")
+    moves = " / ".join(legal_actions(state))
+    match state.phase:
+        case Phase.CLAIM:
+            need = f", {LADDER.name(state.need)} or higher" if state.need else ""
+            text.append(f" rolls and claims{need}: {moves}")
+        case Phase.ANSWER | Phase.BELIEVED:
+            text.append(f": {moves}")
+    if state.aces_locked:
+        text.append("\nPair of Aces over Pair of Aces: no believing")
+    return text
+
+
+def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
+    """The match: the big score (one line when compact), the claim on the ladder, the status."""
+    header = Text()
+    header.append("KIRIKI", style="bold")
+    header.append(f" {printable(title)}")
+    fmt = f"{state.format} {state.target}"
+    header.append(" " * max(1, min(width, 40) - len(header) - len(fmt)) + fmt)
+    a, b = state.sides
+    names = [
+        printable(s.name) + (f" ({printable(s.nickname)})" if s.nickname else "") for s in (a, b)
+    ]
+    parts: list[RenderableType] = [header]
+    if compact:
+        parts.append(Text(f"{names[0]} {a.points} - {b.points} {names[1]}", style="bold"))
+    else:
+        left, right = big(a.points), big(b.points)
+        pad = max(len(left[0]), len(names[0][:16])) + 2
+        parts.append(Text(f"  {names[0][:16]:<{pad}}   {names[1][:16]}", style="bold"))
+        for row in range(3):
+            dash = "-" if row == 1 else " "
+            parts.append(Text(f"  {left[row]:<{pad}} {dash} {right[row]}", style="bold"))
+    parts.append(Text(needs(state) + (" (ranked)" if state.ranked else "")))
+    if state.claim is not None and state.claimer is not None and not state.is_over:
+        parts.append(Text(ladder(state.claim), style="dim"))
+        claimer = printable(state.name(state.claimer))
+        shown = f", shown: {KIRIKI_FACES[state.shown - 1]}" if state.shown else ""
+        parts.append(Text(f"claim: {LADDER.name(state.claim)} by {claimer}{shown}"))
+    elif state.need is not None and not state.is_over:
+        parts.append(Text(ladder(state.need), style="dim"))
+    parts.append(status(state))
+    return Group(*parts)
+
+
+def card_lines(state: State, width: int) -> int:
+    """How many lines the full card takes."""
+    claim = 2 if state.claim is not None and not state.is_over else 0
+    return 1 + 4 + 1 + claim + len(status(state).plain.splitlines()) + 1
