@@ -56,6 +56,27 @@ def build_liars(path: Path, events: int) -> None:
     storage.save(path, session)
 
 
+def build_kalooki(path: Path) -> None:
+    """A finished 6-player Kalooki game: a lay-down and every hand in each of nine rounds."""
+    from referee.games import kalooki_game as kg
+    from referee.notation.cards import parse_cards
+
+    table = storage.load_ruleset("kalooki")
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+    session = Session(path.stem, "kalooki", table, tuple(PlayerInfo(n) for n in names), {})
+    state = replay(session)
+    for number in range(9):
+        out = names[number % 6]
+        session, state = append(session, state, kg.Call(names[(number + 1) % 6]))
+        session, state = append(session, state, kg.Out(out))
+        hands = iter(("5H 6H KD AS", "7C 8C", "QS JK", "2D 3D 4D", "9S 10S AH"))
+        for name in names:
+            if name != out:
+                hand = kg.Hand(name, parse_cards(next(hands)))
+                session, state = append(session, state, hand)
+    storage.save(path, session)
+
+
 def main() -> None:
     compile_package()
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
@@ -65,6 +86,8 @@ def main() -> None:
         build(big, 1000)
         build(small, 10)
         build_liars(dice, 1000)
+        cards = Path(folder) / "cards.toml"
+        build_kalooki(cards)
         referee = [sys.executable, "-m", "referee"]
         env = {**os.environ, "REFEREE_HOME": folder, "COLUMNS": "40"}
         got = medians(
@@ -75,13 +98,21 @@ def main() -> None:
                 "show-10": [*referee, "show", "-s", str(small)],
                 "liars-show-1000": [*referee, "show", "-s", str(dice)],
                 "liars-json-1000": [*referee, "show", "--json", "-s", str(dice)],
+                "kalooki-show-6": [*referee, "show", "-s", str(cards)],
             },
             runs,
             env,
         )
     floor = got["floor"]
     print(f"floor (Typer + one Rich table): {floor * 1000:.0f} ms, median of {runs}")
-    for name in ("show-1000", "json-1000", "show-10", "liars-show-1000", "liars-json-1000"):
+    for name in (
+        "show-1000",
+        "json-1000",
+        "show-10",
+        "liars-show-1000",
+        "liars-json-1000",
+        "kalooki-show-6",
+    ):
         print(f"{name:<16} {got[name] * 1000:6.0f} ms  {got[name] / floor:.2f}x floor")
     print(f"show 1000 vs 10 events: {got['show-1000'] / got['show-10']:.2f}x")
 

@@ -54,7 +54,7 @@ def test_a_default_name_never_overwrites_an_earlier_session(referee: Runner) -> 
 NEW_REFUSED = [
     pytest.param(("new", "kariki", "Ann"), "2 to 20 players", id="one-player"),
     pytest.param(("new", "chess", "Ann", "Bob"), "unknown game", id="unknown-game"),
-    pytest.param(("new", "kalooki", "Ann", "Bob", "Cy"), "no sessions yet", id="no-sessions"),
+    pytest.param(("new", "kalooki", "Ann", "Bob"), "3 to 6 players", id="kalooki-two"),
     pytest.param(("new", "kariki", "Ann", "ann"), "two players are called", id="same-name"),
     pytest.param(("new", "kariki", "Ann", "Bo\x1b[31mb"), "control or invisible", id="escape"),
     pytest.param(("new", "kariki", "Ann", "B" * 17), "too long", id="long-name"),

@@ -62,7 +62,7 @@ def test_new_has_one_subcommand_per_game_with_its_own_options(referee: Runner) -
                      id="too-many"),
         pytest.param(("new", "kariki", "Ann"), "2 to 20 players", id="too-few"),
         pytest.param(("new", "chess", "Ann", "Bob"), "unknown game", id="unknown-game"),
-        pytest.param(("new", "kalooki", "Ann", "Bob", "Cy"), "no sessions yet", id="tools-only"),
+        pytest.param(("new", "kalooki", "Ann", "Bob"), "3 to 6 players", id="kalooki-too-few"),
     ],
 )  # fmt: skip
 def test_new_refuses_what_the_game_does_not_take(

@@ -64,3 +64,16 @@ def test_the_perudo_night_has_a_palifico_round_and_both_calzas() -> None:
     assert any("exact: " in r and ", exact;" in r for r in said)  # a calza that was right
     assert any("not exact" in r for r in said)  # and one that was not
     assert any("regains a die" in r for r in said)
+
+
+def test_the_kalooki_game_replays_to_its_known_totals() -> None:
+    from referee.render.kalooki_words import words as kalooki_words
+
+    loaded = storage.load(Path(__file__).parents[1] / "examples" / "kalooki-game.toml")
+    state = loaded.state
+    assert state.is_over and state.void_rounds == (3,)
+    assert {s.name: s.total for s in state.seats} == {"Ann": 114, "Bob": 103, "Cy": 218, "Dee": 148}
+    assert state.winners == ("Bob",)
+    said = " ".join(kalooki_words(s.ruling) for s in states(loaded.session))
+    for seen in ("call is refused", "for the joker on meld 3", "round 3 is void", "Bob wins"):
+        assert seen in said, seen

@@ -119,7 +119,7 @@ Commands:
   kariki    Kariki (alias k).
   liars     Liar's dice (alias ld).
   kiriki    Kiriki (alias kr).
-  kalooki   Kalooki tools (alias kal).
+  kalooki   Kalooki (alias kal).
   new       Start a session.
 ''', id='help-at-40'),
 ]  # fmt: skip

@@ -1,7 +1,8 @@
-"""`referee kalooki ...` (alias `kal`): referee tools that need no session.
+"""`referee kalooki ...` (alias `kal`): the game's sheet, and referee tools that need no session.
 
-Each answers in one short line a person can read out at the table; `--json` gives the document.
-Exit 0 means legal / yes, 1 illegal / no, 2 bad input.
+The tools answer in one short line a person can read out at the table; `--json` gives the
+document. Exit 0 means legal / yes, 1 illegal / no, 2 bad input. In the shell of a Kalooki
+session they use the session's ruleset unless --ruleset says otherwise.
 """
 
 from __future__ import annotations
@@ -12,22 +13,45 @@ import typer
 
 from referee import storage
 from referee.cli import output
-from referee.cli.common import JsonOpt
+from referee.cli.common import (
+    JsonOpt,
+    NameOpt,
+    NickOpt,
+    PlayersArg,
+    SessionOpt,
+    ShellPlugin,
+    act,
+    start_session,
+    workspace,
+)
+from referee.cli.common import RulesetOpt as SessionRulesetOpt
 from referee.errors import UsageError
 from referee.games import kalooki as k
+from referee.games import kalooki_game as kg
 from referee.notation.cards import parse_cards, show
+from referee.session import Session, resolve_player
 
 app = typer.Typer(
     help="Kalooki referee tools (alias: kal): check a meld or a lay-down, score, solve.",
     no_args_is_help=True,
 )
 
-RulesetOpt = Annotated[str, typer.Option(help="Bundled ruleset NAME or a PATH to your own.")]
+RulesetOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="RULESET", help="Bundled ruleset NAME, or PATH to yours.", show_default=False
+    ),
+]
 Cards = Annotated[list[str], typer.Argument(help="Cards like 10H QS AC JK, spaces or commas.")]
 RoundArg = Annotated[int, typer.Argument(help="The round, 1 to 9.")]
 
 
-def _rules(ref: str) -> k.Rules:
+def _rules(ctx: typer.Context, ref: str | None) -> k.Rules:
+    known = workspace(ctx).known
+    if ref is None and known is not None and known.session.game == "kalooki":
+        rules: k.Rules = known.state.rules  # in a Kalooki session's shell: its own rules
+        return rules
+    ref = ref or "kalooki"
     table = storage.load_ruleset(ref)
     if table.get("game") != "kalooki":
         raise UsageError(f"ruleset {ref!r} is for {table.get('game')}, not kalooki")
@@ -50,12 +74,14 @@ def _verdict(ok: bool) -> None:
 
 
 @app.command()
-def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
+def check(
+    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
+) -> None:
     """Is this meld legal?
 
     Says three, or four with each joker's place, or why not.
     """
-    rules = _rules(ruleset)
+    rules = _rules(ctx, ruleset)
     meld = k.check_meld(rules.check_cards(parse_cards(*cards), "meld"), rules)
     if json_out:
         output.print_json(_meld_doc(meld))
@@ -66,18 +92,19 @@ def check(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = Fal
 
 @app.command()
 def contract(
+    ctx: typer.Context,
     round_number: RoundArg,
     melds: Annotated[
         list[str], typer.Argument(help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S")
     ],
-    ruleset: RulesetOpt = "kalooki",
+    ruleset: RulesetOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Make the contract?
 
     Checks a lay-down against round ROUND's contract.
     """
-    rules = _rules(ruleset)
+    rules = _rules(ctx, ruleset)
     wanted = rules.contract(round_number)
     laid = k.parse_lay_down(melds)
     rules.check_cards([c for meld in laid for c in meld], "lay-down")
@@ -101,12 +128,14 @@ def contract(
 
 
 @app.command()
-def score(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
+def score(
+    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
+) -> None:
     """Score a hand.
 
     The penalty of the cards left in hand, card by card.
     """
-    hand = _rules(ruleset).check_cards(parse_cards(*cards))
+    hand = _rules(ctx, ruleset).check_cards(parse_cards(*cards))
     points = [k.penalty(c) for c in hand]
     if json_out:
         output.print_json(
@@ -122,13 +151,17 @@ def score(cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = Fal
 
 @app.command()
 def solve(
-    round_number: RoundArg, cards: Cards, ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False
+    ctx: typer.Context,
+    round_number: RoundArg,
+    cards: Cards,
+    ruleset: RulesetOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Can this hand make it?
 
     Finds the lay-down of round ROUND's contract that leaves the fewest points in hand.
     """
-    rules = _rules(ruleset)
+    rules = _rules(ctx, ruleset)
     wanted = rules.contract(round_number)
     hand = rules.check_cards(parse_cards(*cards), "hand to solve", rules.max_lay_down_hand)
     found = k.solve(round_number, hand, rules)
@@ -153,12 +186,12 @@ def solve(
 
 
 @app.command()
-def contracts(ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> None:
+def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt = False) -> None:
     """The round-contract sheet.
 
     Each round's contract in words and as 333/334/..., and the cards dealt.
     """
-    rules = _rules(ruleset)
+    rules = _rules(ctx, ruleset)
     rows = []
     for number, dealt in enumerate(rules.deal_sizes, start=1):
         c = rules.contract(number)
@@ -169,3 +202,187 @@ def contracts(ruleset: RulesetOpt = "kalooki", json_out: JsonOpt = False) -> Non
     lines = ["rnd contract             code  dealt"]
     lines += [f"{r['round']:>3} {r['words']:<20} {r['contract']:<5} {r['dealt']:>5}" for r in rows]
     output.print_text("\n".join(lines))
+
+
+# ---------------------------------------------------------------------------- the game's sheet
+
+PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="Who (a prefix or nickname).")]
+PACK_WARNING = 108  # two packs and four jokers: round 9 deals 16 cards a player
+
+
+def new(
+    ctx: typer.Context,
+    players: PlayersArg,
+    name: NameOpt = None,
+    ruleset: SessionRulesetOpt = None,
+    nick: NickOpt = None,
+    dealer: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PLAYER",
+            help="Who deals round 1 [default: the first named].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """A Kalooki game.
+
+    3 to 6 players, in the order they sit (the deal passes to the left each round).
+    """
+    start_session(
+        ctx,
+        "kalooki",
+        players,
+        nick=nick,
+        name=name,
+        ruleset=ruleset,
+        options={"dealer": dealer},
+        player_options=("dealer",),
+    )
+    rules = workspace(ctx).load(None).state.rules
+    needed = len(players) * max(rules.deal_sizes)
+    pack = 52 * rules.decks + rules.jokers
+    if needed > pack - 2:  # a stock and a discard besides the hands
+        output.warning_line(
+            f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
+            f" leave {pack - needed} of {pack} for the stock"
+        )
+
+
+@app.command()
+def call(
+    ctx: typer.Context,
+    caller: PlayerArg,
+    refused: Annotated[bool, typer.Option("--refused", help="The active player said no.")] = False,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PLAYER", help="The active player (for a refusal).", show_default=False
+        ),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
+    """Call the top discard.
+
+    Granted, it counts against the caller's call limit; --refused records a refusal, which
+    does not count. Nobody who has laid down may call or refuse.
+    """
+    act(
+        ctx,
+        session,
+        lambda s, state: kg.Call(
+            resolve_player(s, caller), refused, resolve_player(s, by) if by else None
+        ),
+    )
+
+
+@app.command()
+def down(
+    ctx: typer.Context,
+    player: PlayerArg,
+    melds: Annotated[
+        list[str], typer.Argument(metavar="MELDS", help="Melds between /: 7H 7S 7D / 8C 9C 10C JC")
+    ],
+    session: SessionOpt = None,
+) -> None:
+    """Lay down the contract.
+
+    Checked against this round's contract; the melds go on the table, numbered.
+    """
+    laid = tuple(tuple(m) for m in k.parse_lay_down(melds))
+    act(ctx, session, lambda s, state: kg.Down(resolve_player(s, player), laid))
+
+
+@app.command()
+def tack(
+    ctx: typer.Context,
+    player: PlayerArg,
+    card: Annotated[str, typer.Argument(metavar="CARD", help="The card added, like 8S or JK.")],
+    on: Annotated[int, typer.Option("--on", metavar="N", help="The table meld's number.")],
+    swap: Annotated[
+        bool, typer.Option("--swap", help="The card a joker stands for: the joker moves.")
+    ] = False,
+    session: SessionOpt = None,
+) -> None:
+    """Tack a card on a meld.
+
+    By the tack order and the joker rules; --swap puts in the card a joker stands for.
+    """
+    cards = parse_cards(card)
+    if len(cards) != 1:
+        raise UsageError(f"one card at a time, not {len(cards)}")
+    act(ctx, session, lambda s, state: kg.Tack(resolve_player(s, player), cards[0], on, swap))
+
+
+@app.command()
+def stockout(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """The stock ran out.
+
+    The first time, the discards are reshuffled; the second before anyone is out voids the
+    round, which is dealt again by the same dealer.
+    """
+    act(ctx, session, lambda s, state: kg.StockOut())
+
+
+@app.command()
+def out(ctx: typer.Context, player: PlayerArg, session: SessionOpt = None) -> None:
+    """A player went out.
+
+    Then every other hand is entered with 'hand'.
+    """
+    act(ctx, session, lambda s, state: kg.Out(resolve_player(s, player)))
+
+
+@app.command()
+def hand(
+    ctx: typer.Context,
+    player: PlayerArg,
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CARDS", help="The cards left in hand."),
+    ] = None,
+    points: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="The hand's points, if not its cards.", show_default=False),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
+    """Enter a hand left.
+
+    Scored card by card (joker 50, black ace 15, K Q J 10 ten, red ace 1), or --points N.
+    """
+    held = parse_cards(*cards) if cards else None
+    if held is None and points is None:
+        raise UsageError("give the cards left in hand, or --points N")
+    act(ctx, session, lambda s, state: kg.Hand(resolve_player(s, player), held, points))
+
+
+# ---------------------------------------------------------------------------- the shell
+
+
+def shell_prompt(state: kg.State) -> str:
+    """The round, its contract and the dealer: `R2 334 Bob deals`."""
+    if state.is_over:
+        return " and ".join(state.winners) + " won"
+    code = state.rules.contract(state.round).code
+    prompt = f"R{state.round} {code} {state.name(state.dealer)} deals"
+    return prompt + " (hands)" if state.phase is kg.Phase.SCORING else prompt
+
+
+def _players(session: Session, state: kg.State) -> list[str]:
+    return [n for s in state.seats for n in (s.name, s.nickname) if n]
+
+
+SHELL = ShellPlugin(
+    prompt=shell_prompt,
+    complete={
+        "caller": lambda session, state: [s.name for s in state.seats if not s.down],
+        "player": _players,
+        "hand.player": lambda session, state: [
+            s.name for i, s in enumerate(state.seats) if s.hand is None and i != state.out
+        ],
+        "by": _players,
+        "on": lambda session, state: [str(n) for n in range(1, len(state.table) + 1)],
+    },
+    tools=("check", "contract", "score", "solve", "contracts"),
+)

@@ -1,0 +1,796 @@
+"""A Kalooki game kept end to end (RULES.md section 5): nine rounds, the score sheet.
+
+The referee keeps what a score sheet keeps and checks what it is shown; it does not track
+every draw and discard. Per round: calls (and refusals) against the call limit, lay-downs
+checked against the round's contract, cards tacked onto table melds (and joker swaps), stock
+exhaustion (twice before anyone is out voids the round), who went out, and every other hand,
+scored card by card. The meld and contract rules are `referee.games.kalooki`'s.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import NamedTuple, assert_never
+
+from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.base import (
+    EventDict,
+    Game,
+    Outcome,
+    PlayerInfo,
+    int_field,
+    only_fields,
+    str_field,
+    to_json,
+    words,
+)
+from referee.games.kalooki import (
+    CallScope,
+    Kind,
+    Rules,
+    TackOrder,
+    card_at,
+    check_contract,
+    check_meld,
+    longest_run,
+    parse_lay_down,
+    penalty,
+)
+from referee.notation.cards import JOKER, Card, parse_cards, show
+
+MAX_POINTS = 2000  # a hand given as points: more than any hand could cost
+
+# ---------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What `referee new kalooki` sets: who deals the first round."""
+
+    dealer: str
+
+
+def options_from_table(
+    table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+) -> Options:
+    """The options as stored, checked as strictly as typed ones."""
+    names = [p.name for p in players]
+    extra = sorted(set(table) - {"dealer"})
+    if extra:
+        raise UsageError(f"unknown Kalooki options: {', '.join(extra)[:60]}")
+    dealer = table.get("dealer", names[0])
+    if dealer not in names:
+        raise UsageError(f"unknown dealer {quote(str(dealer))}: players are {', '.join(names)}")
+    return Options(str(dealer))
+
+
+# ---------------------------------------------------------------------------- events
+
+
+def _melds_text(melds: Sequence[Sequence[Card]]) -> str:
+    return " / ".join(show(list(m)) for m in melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`caller` calls the top discard; `refused` by the active player (`by`, when named)."""
+
+    caller: str
+    refused: bool = False
+    by: str | None = None
+
+    def __str__(self) -> str:
+        line = words("call", self.caller, by=self.by)
+        return line + " --refused" if self.refused else line
+
+
+@dataclass(frozen=True, slots=True)
+class Down:
+    """`player` lays down melds (his contract, or new melds where the ruleset allows them)."""
+
+    player: str
+    melds: tuple[tuple[Card, ...], ...]
+
+    def __str__(self) -> str:
+        return words("down", self.player, *_melds_text(self.melds).split())
+
+
+@dataclass(frozen=True, slots=True)
+class Tack:
+    """`player` adds `card` to table meld `meld`; `swap`: it takes a joker's place there."""
+
+    player: str
+    card: Card
+    meld: int
+    swap: bool = False
+
+    def __str__(self) -> str:
+        line = words("tack", self.player, str(self.card), on=self.meld)
+        return line + " --swap" if self.swap else line
+
+
+@dataclass(frozen=True, slots=True)
+class StockOut:
+    """The stock ran out."""
+
+    def __str__(self) -> str:
+        return "stockout"
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """`player` emptied his hand: the round ends."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return words("out", self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """What `player` holds when the round ends: the cards, or their points."""
+
+    player: str
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+
+    def __str__(self) -> str:
+        if self.cards is not None:
+            return words("hand", self.player, *[str(c) for c in self.cards])
+        return words("hand", self.player, points=self.points)
+
+
+Event = Call | Down | Tack | StockOut | Out | Hand
+
+# ---------------------------------------------------------------------------- rulings
+
+
+class Started(NamedTuple):
+    """The game: who deals the first round."""
+
+    dealer: str
+
+
+class Called(NamedTuple):
+    """A call, granted (`used` calls now) or refused."""
+
+    caller: str
+    refused: bool
+    used: int
+
+
+class LaidDown(NamedTuple):
+    """A lay-down: the melds as they stand on the table, numbered from `first`."""
+
+    player: str
+    first: int
+    melds: tuple[tuple[Card, ...], ...]
+    contract: bool
+
+
+class Tacked(NamedTuple):
+    """A card added to table meld `meld` (`swap`: it freed the joker, which moved)."""
+
+    player: str
+    card: Card
+    meld: int
+    swap: bool
+    reading: tuple[Card, ...]
+
+
+class Reshuffled(NamedTuple):
+    """The stock ran out the first time: the discards, but the top one, are the new stock."""
+
+
+class Voided(NamedTuple):
+    """The stock ran out again before anyone was out: the round is replayed."""
+
+    round: int
+
+
+class WentOut(NamedTuple):
+    """A player went out."""
+
+    player: str
+
+
+class Scored(NamedTuple):
+    """A hand scored."""
+
+    player: str
+    points: int
+
+
+class RoundClosed(NamedTuple):
+    """Every hand is in: the round is on the sheet; the next round's dealer and contract."""
+
+    round: int
+    next_dealer: str | None
+    next_contract: str | None
+
+
+class GameWon(NamedTuple):
+    """After the last round: the lowest total (several on a tie)."""
+
+    players: tuple[str, ...]
+    total: int
+
+
+Fact = (
+    Started | Called | LaidDown | Tacked | Reshuffled | Voided | WentOut | Scored | RoundClosed
+    | GameWon
+)  # fmt: skip
+
+# ---------------------------------------------------------------------------- state
+
+
+class Phase(Enum):
+    """Where the round is."""
+
+    PLAYING = "playing"
+    SCORING = "scoring"  # someone went out: every other hand is entered
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player on the sheet: a score per round played, and this round's situation."""
+
+    name: str
+    nickname: str | None = None
+    scores: tuple[int, ...] = ()
+    calls_game: int = 0
+    calls_hand: int = 0
+    down: bool = False
+    hand: int | None = None  # this round's score, once entered
+
+    @property
+    def total(self) -> int:
+        """The running total."""
+        return sum(self.scores)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: its owner, and its cards in order (jokers where they stand)."""
+
+    owner: str
+    kind: Kind
+    cards: tuple[Card, ...]
+    stands_for: tuple[Card, ...] = ()  # for a four: the card each place stands for
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The sheet after some events."""
+
+    rules: Rules
+    seats: tuple[Seat, ...]
+    round: int  # 1 .. len(contracts)
+    dealer: int
+    phase: Phase = Phase.PLAYING
+    table: tuple[TableMeld, ...] = ()
+    stockouts: int = 0
+    void_rounds: tuple[int, ...] = ()
+    out: int | None = None
+    hand_cards: tuple[Card, ...] = ()  # the cards of the hands entered this round
+    ruling: tuple[Fact, ...] = ()
+    events: int = 0
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the game has."""
+        return len(self.rules.contracts)
+
+    @property
+    def is_over(self) -> bool:
+        """True after the last round closed."""
+        return self.phase is Phase.OVER
+
+    def name(self, i: int) -> str:
+        """The name of the player in seat `i`."""
+        return self.seats[i].name
+
+    def index(self, name: str) -> int:
+        """The seat of the player called `name`."""
+        for i, seat in enumerate(self.seats):
+            if seat.name == name:
+                return i
+        raise UsageError(f"unknown player {quote(name)}")
+
+    def calls_used(self, seat: Seat) -> int:
+        """Calls that count against the limit, by `call_limit_scope`."""
+        return seat.calls_game if self.rules.call_limit_scope is CallScope.GAME else seat.calls_hand
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The lowest total once the game is over (a tie has several)."""
+        if not self.is_over:
+            return ()
+        low = min(s.total for s in self.seats)
+        return tuple(s.name for s in self.seats if s.total == low)
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+    """Seat the table; `dealer` deals round 1."""
+    seats = tuple(Seat(p.name, p.nickname) for p in players)
+    dealer = [p.name for p in players].index(options.dealer)
+    return State(rules, seats, 1, dealer, ruling=(Started(options.dealer),))
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after `event`, or `RuleViolation` naming the rule it breaks."""
+    if state.is_over:
+        won = " and ".join(state.winners)
+        raise RuleViolation(f"the game is over after round {state.rounds}: {won} won")
+    facts: list[Fact] = []
+    match event:
+        case Call():
+            state = _call(state, event, facts)
+        case Down(player=player, melds=melds):
+            state = _down(state, state.index(player), melds, facts)
+        case Tack():
+            state = _tack(state, event, facts)
+        case StockOut():
+            state = _stockout(state, facts)
+        case Out(player=player):
+            state = _out(state, state.index(player), facts)
+        case Hand():
+            state = _hand(state, event, facts)
+        case _:
+            assert_never(event)
+    return replace(state, ruling=tuple(facts), events=state.events + 1)
+
+
+def _playing(state: State, what: str) -> None:
+    if state.phase is not Phase.PLAYING:
+        out = state.name(state.out) if state.out is not None else "someone"
+        raise RuleViolation(f"{out} went out: {what} waits for the next round; enter the hands")
+
+
+def _set_seat(state: State, i: int, **changes: object) -> State:
+    seats = list(state.seats)
+    seats[i] = replace(seats[i], **changes)  # type: ignore[arg-type]
+    return replace(state, seats=tuple(seats))
+
+
+def _call(state: State, event: Call, facts: list[Fact]) -> State:
+    _playing(state, "a call")
+    i = state.index(event.caller)
+    seat = state.seats[i]
+    if seat.down:
+        raise RuleViolation(f"{seat.name} has laid down: no more calls")
+    if event.refused:
+        if event.by is not None:
+            active = state.index(event.by)
+            if active == i:
+                raise RuleViolation(f"{seat.name} cannot refuse his own call")
+            if state.seats[active].down:
+                raise RuleViolation(f"{event.by} has laid down: he cannot refuse a call")
+        facts.append(Called(seat.name, True, state.calls_used(seat)))
+        return state
+    if state.calls_used(seat) >= state.rules.call_limit:
+        scope = "this game" if state.rules.call_limit_scope is CallScope.GAME else "this round"
+        raise RuleViolation(f"{seat.name} has made {state.rules.call_limit} calls {scope}: no more")
+    state = _set_seat(state, i, calls_game=seat.calls_game + 1, calls_hand=seat.calls_hand + 1)
+    facts.append(Called(seat.name, False, state.calls_used(state.seats[i])))
+    return state
+
+
+def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list[Fact]) -> State:
+    _playing(state, "a lay-down")
+    seat = state.seats[i]
+    if seat.down:
+        if not state.rules.allow_new_melds_after_laydown:
+            raise RuleViolation(
+                f"{seat.name} has laid down: he may only add cards to melds on the table"
+            )
+        checked = [check_meld(m, state.rules) for m in melds]
+        for number, meld in enumerate(checked, start=1):
+            if not meld.legal:
+                raise RuleViolation(f"meld {number} ({show(list(meld.cards))}): {meld.reason}")
+        contract = False
+    else:
+        result = check_contract(state.round, melds, state.rules)
+        if not result.legal:
+            raise RuleViolation(f"no lay-down: {result.reason}")
+        checked = list(result.melds)
+        contract = True
+    _check_pack(state, [c for m in melds for c in m])
+    laid = tuple(
+        TableMeld(seat.name, m.kind, m.reading, m.stands_for) for m in checked if m.kind is not None
+    )
+    facts.append(LaidDown(seat.name, len(state.table) + 1, tuple(m.cards for m in laid), contract))
+    state = replace(state, table=state.table + laid)
+    return _set_seat(state, i, down=True)
+
+
+def _check_pack(state: State, more: Sequence[Card], hands: Sequence[Card] = ()) -> None:
+    """Refuse cards that, with the table's, need more copies than the pack holds."""
+    seen = Counter(c for m in state.table for c in m.cards) + Counter(more) + Counter(hands)
+    for card, n in sorted(seen.items()):
+        limit = state.rules.jokers if card.is_joker else state.rules.decks
+        if n > limit:
+            raise UsageError(f"{n} x {card} this round: the pack holds only {limit}")
+
+
+def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
+    _playing(state, "a tack")
+    i = state.index(event.player)
+    if not state.seats[i].down:
+        raise RuleViolation(
+            f"{event.player} has not laid down: only the melds of his contract first"
+        )
+    if not 1 <= event.meld <= len(state.table):
+        raise UsageError(f"there is no table meld {event.meld}: the table has {len(state.table)}")
+    meld = state.table[event.meld - 1]
+    _check_pack(state, [event.card])
+    if meld.kind is Kind.THREE:
+        new = _tack_three(state, meld, event)
+    else:
+        new = _tack_four(state, meld, event)
+    table = list(state.table)
+    table[event.meld - 1] = new
+    facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards))
+    return replace(state, table=tuple(table))
+
+
+def _tack_three(state: State, meld: TableMeld, event: Tack) -> TableMeld:
+    if event.swap:
+        raise RuleViolation("a joker in a three never moves")
+    rank = next(c.rank for c in meld.cards if not c.is_joker)
+    card = event.card
+    if not card.is_joker and card.rank != rank:
+        raise RuleViolation(f"{card} does not fit a three of {show([meld.cards[0]])[:-1]}s")
+    if (
+        state.rules.three_distinct_suits
+        and not card.is_joker
+        and card.suit in {c.suit for c in meld.cards}
+    ):
+        raise RuleViolation(f"this three has a {card} already and its suits must differ")
+    naturals = [c for c in meld.cards if not c.is_joker]
+    jokers = [c for c in meld.cards if c.is_joker]
+    cards = (*naturals, card, *jokers) if not card.is_joker else (*meld.cards, card)
+    return replace(meld, cards=cards)
+
+
+def _positions(meld: TableMeld) -> list[int]:
+    """The run positions (1 = low ace .. 14 = high ace) of a four's places, in order.
+
+    A four's places are consecutive, so its first place decides: an ace there is the low
+    ace (A-2-3-...), anything else stands at its own rank.
+    """
+    first = meld.stands_for[0].rank
+    return list(range(first, first + len(meld.stands_for)))
+
+
+def _tack_four(state: State, meld: TableMeld, event: Tack) -> TableMeld:
+    places = _positions(meld)
+    suit = meld.stands_for[0].suit
+    assert suit is not None  # a four's places all have its suit
+    cards, stands = list(meld.cards), list(meld.stands_for)
+    card = event.card
+    if event.swap:
+        if card.is_joker:
+            raise RuleViolation("a swap puts in the natural card a joker stands for")
+        held = [
+            k
+            for k, (c, s) in enumerate(zip(cards, stands, strict=True))
+            if c.is_joker and s == card
+        ]
+        if not held:
+            raise RuleViolation(f"no joker in meld {event.meld} stands for {card}")
+        cards[held[0]] = card
+        return _extend(state, meld, cards, stands, places, JOKER, "the freed joker")
+    if card.is_joker:
+        return _extend(state, meld, cards, stands, places, JOKER, "a joker")
+    if card.suit != suit:
+        raise RuleViolation(
+            f"{card} is not a {suit.name.lower()[:-1]} card: this four is {suit.name.lower()}"
+        )
+    return _extend(state, meld, cards, stands, places, card, str(card))
+
+
+def _extend(
+    state: State,
+    meld: TableMeld,
+    cards: list[Card],
+    stands: list[Card],
+    places: list[int],
+    card: Card,
+    what: str,
+) -> TableMeld:
+    """Put `card` at an end of a four, by `tack_order`, keeping jokers apart."""
+    suit = stands[0].suit
+    assert suit is not None
+    low, high = places[0], places[-1]
+    top = 14 if (state.rules.ace_both_ends or low != 1) else 13
+    bottom = 1 if (state.rules.ace_both_ends or high != 14) else 2
+    if high - low + 2 > longest_run(state.rules):
+        raise RuleViolation(f"meld is as long as a run can be: {what} does not fit")
+    ends: list[tuple[str, int]] = []
+    if high < top:
+        ends.append(("high", high + 1))
+    if low > bottom and (state.rules.tack_order is TackOrder.EITHER_END or high >= top):
+        ends.append(("low", low - 1))
+    for side, position in ends:
+        target = card_at(position, suit)
+        if not card.is_joker and card != target:
+            continue
+        neighbour = cards[-1] if side == "high" else cards[0]
+        if card.is_joker and neighbour.is_joker:
+            continue  # two jokers may never be adjacent
+        if side == "high":
+            return replace(meld, cards=(*cards, card), stands_for=(*stands, target))
+        return replace(meld, cards=(card, *cards), stands_for=(target, *stands))
+    fits = " or ".join(str(card_at(p, suit)) for _, p in ends) or "nothing"
+    order = "" if state.rules.tack_order is TackOrder.EITHER_END else " (the high end first)"
+    raise RuleViolation(f"{what} does not fit this four{order}: it takes {fits}")
+
+
+def _stockout(state: State, facts: list[Fact]) -> State:
+    _playing(state, "the stock")
+    if state.stockouts == 0:
+        facts.append(Reshuffled())
+        return replace(state, stockouts=1)
+    facts.append(Voided(state.round))
+    return _new_round(replace(state, void_rounds=(*state.void_rounds, state.round)), state.dealer)
+
+
+def _out(state: State, i: int, facts: list[Fact]) -> State:
+    _playing(state, "going out")
+    facts.append(WentOut(state.name(i)))
+    state = _set_seat(state, i, hand=0)
+    return replace(state, phase=Phase.SCORING, out=i)
+
+
+def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
+    if state.phase is not Phase.SCORING:
+        raise RuleViolation("no hand is scored before someone goes out: out PLAYER first")
+    i = state.index(event.player)
+    if i == state.out:
+        raise RuleViolation(f"{event.player} went out: his hand is empty, 0 points")
+    if state.seats[i].hand is not None:
+        raise RuleViolation(f"{event.player}'s hand is in already ({state.seats[i].hand} points)")
+    if (event.cards is None) == (event.points is None):
+        raise UsageError("give the cards left in hand, or --points N")
+    if event.cards is not None:
+        state.rules.check_cards(event.cards)
+        _check_pack(state, (), [*state.hand_cards, *event.cards])
+        points = sum(penalty(c) for c in event.cards)
+    else:
+        assert event.points is not None
+        if not 0 <= event.points <= MAX_POINTS:
+            raise UsageError(f"a hand's points are 0 to {MAX_POINTS}, not {event.points}")
+        points = event.points
+    facts.append(Scored(event.player, points))
+    state = _set_seat(state, i, hand=points)
+    state = replace(state, hand_cards=(*state.hand_cards, *(event.cards or ())))
+    if any(s.hand is None for s in state.seats):
+        return state
+    return _close_round(state, facts)
+
+
+def _close_round(state: State, facts: list[Fact]) -> State:
+    seats = tuple(replace(s, scores=(*s.scores, s.hand or 0)) for s in state.seats)
+    state = replace(state, seats=seats)
+    if state.round >= state.rounds:
+        facts.append(RoundClosed(state.round, None, None))
+        low = min(s.total for s in seats)
+        facts.append(GameWon(tuple(s.name for s in seats if s.total == low), low))
+        return replace(state, phase=Phase.OVER, table=(), out=None)
+    dealer = (state.dealer + 1) % len(seats)  # the deal passes to the left
+    contract = state.rules.contract(state.round + 1).code
+    facts.append(RoundClosed(state.round, state.name(dealer), contract))
+    return _new_round(replace(state, round=state.round + 1), dealer)
+
+
+def _new_round(state: State, dealer: int) -> State:
+    seats = tuple(replace(s, down=False, hand=None, calls_hand=0) for s in state.seats)
+    return replace(
+        state,
+        seats=seats,
+        dealer=dealer,
+        phase=Phase.PLAYING,
+        table=(),
+        stockouts=0,
+        out=None,
+        hand_cards=(),
+    )
+
+
+# ---------------------------------------------------------------------------- the contract
+
+
+def legal_actions(state: State) -> tuple[str, ...]:
+    """What may be entered now: the round's play, or its hands."""
+    match state.phase:
+        case Phase.PLAYING:
+            return ("call", "down", "tack", "stockout", "out")
+        case Phase.SCORING:
+            return ("hand",)
+        case Phase.OVER:
+            return ()
+    assert_never(state.phase)
+
+
+def outcome(state: State) -> Outcome:
+    """Finished after the last round: the lowest total wins, a tie has several winners."""
+    order = sorted(state.seats, key=lambda s: s.total)
+    standings = tuple(s.name for s in order)
+    return Outcome(state.is_over, state.winners, standings)
+
+
+def event_from_dict(data: Mapping[str, object]) -> Event:
+    """Read an event as stored in a session file."""
+    kind = str_field(data, "type")
+    match kind:
+        case "call":
+            only_fields(data, "caller", "refused", "by")
+            by = data.get("by")
+            refused = data.get("refused", 0)
+            if refused not in (0, 1):
+                raise NotationError("the event's refused must be 0 or 1")
+            return Call(
+                str_field(data, "caller"), bool(refused), str_field(data, "by") if by else None
+            )
+        case "down":
+            only_fields(data, "player", "melds")
+            laid = parse_lay_down([str_field(data, "melds")])
+            return Down(str_field(data, "player"), tuple(tuple(m) for m in laid))
+        case "tack":
+            only_fields(data, "player", "card", "on", "swap")
+            cards = parse_cards(str_field(data, "card"))
+            meld = int_field(data, "on")
+            if len(cards) != 1 or meld is None:
+                raise NotationError("a tack is one card and the meld it goes on")
+            swap = data.get("swap", 0)
+            if swap not in (0, 1):
+                raise NotationError("the event's swap must be 0 or 1")
+            return Tack(str_field(data, "player"), cards[0], meld, bool(swap))
+        case "stockout":
+            only_fields(data)
+            return StockOut()
+        case "out":
+            only_fields(data, "player")
+            return Out(str_field(data, "player"))
+        case "hand":
+            only_fields(data, "player", "cards", "points")
+            given = data.get("cards")
+            return Hand(
+                str_field(data, "player"),
+                parse_cards(str_field(data, "cards")) if given is not None else None,
+                int_field(data, "points"),
+            )
+    raise NotationError(f"unknown Kalooki event type {quote(kind)}")
+
+
+def event_to_dict(event: Event) -> EventDict:
+    """An event as stored in a session file: melds and hands as card notation."""
+    match event:
+        case Call(caller=caller, refused=refused, by=by):
+            out: EventDict = {"type": "call", "caller": caller}
+            if refused:
+                out["refused"] = 1
+            if by is not None:
+                out["by"] = by
+            return out
+        case Down(player=player, melds=melds):
+            return {"type": "down", "player": player, "melds": _melds_text(melds)}
+        case Tack(player=player, card=card, meld=meld, swap=swap):
+            out = {"type": "tack", "player": player, "card": str(card), "on": meld}
+            if swap:
+                out["swap"] = 1
+            return out
+        case StockOut():
+            return {"type": "stockout"}
+        case Out(player=player):
+            return {"type": "out", "player": player}
+        case Hand(player=player, cards=cards, points=points):
+            out = {"type": "hand", "player": player}
+            if cards is not None:
+                out["cards"] = show(list(cards))
+            if points is not None:
+                out["points"] = points
+            return out
+        case _:
+            assert_never(event)
+
+
+def _json_value(value: object) -> object | None:
+    if isinstance(value, Card):
+        return str(value)
+    return None
+
+
+def summary(state: State) -> dict[str, object]:
+    """The documented `show --json` document for a Kalooki game."""
+    rounds = state.rounds
+    winners = state.winners
+    done = state.round if state.is_over else state.round - 1
+    contract = state.rules.contract(min(state.round, rounds))
+    return {
+        "game": "kalooki",
+        "round": state.round,
+        "contract": contract.code,
+        "deal_size": state.rules.deal_sizes[min(state.round, rounds) - 1],
+        "dealer": state.name(state.dealer),
+        "phase": state.phase.value,
+        "players": [
+            {
+                "name": s.name,
+                "total": s.total,
+                "rounds": [*s.scores, *[None] * (rounds - len(s.scores))],
+                "calls_used": state.calls_used(s),
+                "down": s.down,
+            }
+            for s in state.seats
+        ],
+        "table": [
+            {
+                "number": n,
+                "owner": m.owner,
+                "kind": m.kind.value,
+                "cards": [str(c) for c in m.cards],
+            }
+            for n, m in enumerate(state.table, start=1)
+        ],
+        "void_rounds": list(state.void_rounds),
+        "rounds_played": done,
+        "winner": (winners[0] if len(winners) == 1 else list(winners)) if winners else None,
+        "events": state.events,
+    }
+
+
+class Kalooki(Game[Rules, Options, State, Event]):
+    """A Kalooki game plugged into the shared layers."""
+
+    state_type = State
+
+    def rules_from_table(self, table: Mapping[str, object], source: str) -> Rules:
+        return Rules.from_table(table, source)
+
+    def options_from_table(
+        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+    ) -> Options:
+        return options_from_table(table, players, rules)
+
+    def start(self, rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+        return start(rules, players, options)
+
+    def apply(self, state: State, event: Event) -> State:
+        return apply(state, event)
+
+    def turn(self, state: State) -> str | None:
+        return None  # the referee keeps the sheet, not the turns: every event names its player
+
+    def legal_actions(self, state: State) -> tuple[str, ...]:
+        return legal_actions(state)
+
+    def outcome(self, state: State) -> Outcome:
+        return outcome(state)
+
+    def event_from_dict(self, data: Mapping[str, object]) -> Event:
+        return event_from_dict(data)
+
+    def event_to_dict(self, event: Event) -> EventDict:
+        return event_to_dict(event)
+
+    def ruling(self, state: State) -> tuple[Fact, ...]:
+        return state.ruling
+
+    def ruling_json(self, state: State) -> list[dict[str, object]]:
+        return [to_json(f, _json_value) for f in state.ruling]  # type: ignore[misc]
+
+    def summary(self, state: State) -> dict[str, object]:
+        return summary(state)
+
+
+GAME = Kalooki()

@@ -1,0 +1,55 @@
+"""A Kalooki game in words: each ruling's facts as a sentence. No Rich."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.games import kalooki_game as kg
+from referee.notation.cards import show
+from referee.text import printable
+
+
+def words(facts: Sequence[kg.Fact]) -> str:
+    """A ruling in words: `Cy lays down 1) 7H 7S 7D 2) 8C 9C 10C JC`."""
+    return "; ".join(_sentence(f) for f in facts)
+
+
+def _sentence(fact: kg.Fact) -> str:
+    n = printable
+    match fact:
+        case kg.Started(dealer=dealer):
+            return f"{n(dealer)} deals round 1"
+        case kg.Called(caller=caller, refused=refused, used=used):
+            if refused:
+                return f"{n(caller)}'s call is refused (it does not count)"
+            return f"{n(caller)} calls the discard and takes a penalty card (call {used})"
+        case kg.LaidDown(player=player, first=first, melds=melds, contract=contract):
+            laid = " ".join(f"{first + k}) {show(list(m))}" for k, m in enumerate(melds))
+            verb = "lays down" if contract else "lays new melds"
+            return f"{n(player)} {verb} {laid}"
+        case kg.Tacked(player=player, card=card, meld=meld, swap=swap, reading=reading):
+            if swap:
+                return (
+                    f"{n(player)} puts {card} in for the joker on meld {meld}, which moves:"
+                    f" {show(list(reading))}"
+                )
+            return f"{n(player)} tacks {card} on meld {meld}: {show(list(reading))}"
+        case kg.Reshuffled():
+            return "the stock ran out: keep the top discard, shuffle the rest as the stock"
+        case kg.Voided(round=number):
+            return (
+                f"the stock ran out again: round {number} is void, dealt again by the same dealer"
+            )
+        case kg.WentOut(player=player):
+            return f"{n(player)} goes out: enter every other hand"
+        case kg.Scored(player=player, points=points):
+            return f"{n(player)} scores {points}"
+        case kg.RoundClosed(round=number, next_dealer=dealer, next_contract=contract):
+            if dealer is None:
+                return f"round {number} closed"
+            return f"round {number} closed; {n(dealer)} deals round {number + 1} ({contract})"
+        case kg.GameWon(players=players, total=total):
+            if len(players) > 1:
+                return f"{' and '.join(map(n, players))} tie with {total}"
+            return f"{n(players[0])} wins with {total}"
+    raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
