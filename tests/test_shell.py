@@ -255,3 +255,17 @@ def test_a_kiriki_match_in_the_shell_with_short_forms(
     monkeypatch.setattr(shell, "open_actions", lambda: ("reveal", "raise", "reroll"))
     with pytest.raises(UsageError, match="could be reveal, raise, reroll"):
         shell._command("r")
+
+
+def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "cards")
+    shell = Shell("cards")
+    assert shell.prompt() == "R1 333 Ann deals> "
+    assert shell.complete("down cy ", "7") == ["7S", "7H", "7D", "7C"]
+    assert shell.complete("hand ", "") == []  # nobody is out yet: no hand to enter ...
+    feed(monkeypatch, "call bob\ndown cy 7H 7S 7D / 8C 8S 8D / 9H 9S JK\nout cy\n"
+                      "check 5H 5D JK\nhand ann 5H 6H\nhand bob --points 12\n")  # fmt: skip
+    result = referee("shell")
+    assert result.code == 0, result
+    assert "R1 333 Ann deals (hands)> check 5H 5D JK" in result.out and "three" in result.out
+    assert Shell("cards").prompt() == "R2 334 Bob deals> "

@@ -373,16 +373,28 @@ def _players(session: Session, state: kg.State) -> list[str]:
     return [n for s in state.seats for n in (s.name, s.nickname) if n]
 
 
+CARD_NAMES = [f"{r}{s}" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K") for s in "SHDC"]
+
+
+def _cards(session: Session, state: kg.State) -> list[str]:
+    return [*CARD_NAMES, "JK", "/"]
+
+
 SHELL = ShellPlugin(
     prompt=shell_prompt,
     complete={
         "caller": lambda session, state: [s.name for s in state.seats if not s.down],
         "player": _players,
         "hand.player": lambda session, state: [
-            s.name for i, s in enumerate(state.seats) if s.hand is None and i != state.out
+            s.name
+            for i, s in enumerate(state.seats)
+            if state.phase is kg.Phase.SCORING and s.hand is None and i != state.out
         ],
         "by": _players,
         "on": lambda session, state: [str(n) for n in range(1, len(state.table) + 1)],
+        "card": _cards,
+        "cards": _cards,
+        "melds": _cards,
     },
     tools=("check", "contract", "score", "solve", "contracts"),
 )
