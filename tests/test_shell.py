@@ -262,7 +262,7 @@ def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.Monke
     shell = Shell("cards")
     assert shell.prompt() == "R1 333 Ann deals> "
     assert shell.complete("down cy ", "7") == ["7S", "7H", "7D", "7C"]
-    assert shell.complete("hand ", "") == []  # nobody is out yet: no hand to enter ...
+    assert shell.complete("hand ", "") == ["--points"]  # nobody is out: no player to name
     feed(monkeypatch, "call bob\ndown cy 7H 7S 7D / 8C 8S 8D / 9H 9S JK\nout cy\n"
                       "check 5H 5D JK\nhand ann 5H 6H\nhand bob --points 12\n")  # fmt: skip
     result = referee("shell")
