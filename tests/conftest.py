@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("REFEREE_SESSION", raising=False)
     monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1")
+    monkeypatch.setenv("REFEREE_CLOCK", "2026-11-29T21:04:00+00:00")  # reproducible times
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
     return root
 
 

@@ -194,11 +194,14 @@ def test_log_lists_rulings_and_json_events(referee: Runner) -> None:
     referee("kariki", "claim", "9")
     referee("kariki", "pass")
     lines = [line.rstrip() for line in referee("log").out.splitlines()]
-    assert lines == ["1 Ann claims Nine", "2 Bob passes and answers for Nine"]
+    assert lines == ["1 21:04 Ann claims Nine", "2 21:04 Bob passes and answers for Nine"]
+    assert [ln.rstrip() for ln in referee("log", "--last", "1").out.splitlines()] == lines[1:]
+    assert referee("log", "--last", "0").out == "no events yet\n"
+    assert referee("log", "--last", "-1").code == 2
     doc = json.loads(referee("log", "--json").out)
     assert doc[1] == {
         "number": 2,
-        "event": {"type": "pass", "by": "Bob"},
+        "event": {"type": "pass", "by": "Bob", "at": "2026-11-29T21:04:00+00:00"},
         "text": "pass --by Bob",
         "ruling": "Bob passes and answers for Nine",
         "facts": [{"kind": "passed", "by": "Bob", "claim": "Nine"}],

@@ -130,7 +130,7 @@ def states(session: Session) -> Iterator[Any]:
     state = initial(session)
     for number, data in enumerate(session.events, start=1):
         try:
-            state = engine.apply(state, engine.event_from_dict(data))
+            state = engine.apply(state, event_of(engine, data))
         except RefereeError as error:
             raise ReplayError(number, error) from None
         yield state
@@ -144,11 +144,40 @@ def replay(session: Session) -> Any:
     return initial(session) if state is None else state
 
 
-def append(session: Session, state: Any, event: Any) -> tuple[Session, Any]:
-    """Apply `event` to `state` (the replay of `session`) and log it; clears the redo stack."""
+TIME_KEY = "at"  # when an event was entered: kept by the session, never seen by the engine
+
+
+def event_of(engine: Game[Any, Any, Any, Any], data: EventData) -> Any:
+    """The engine's event for a stored table (its time stamp, if any, checked and set aside)."""
+    at = data.get(TIME_KEY)
+    if at is None:
+        return engine.event_from_dict(data)
+    if not isinstance(at, str) or event_time(at) is None:
+        raise UsageError(f"the event's time {at!r:.30} is not an ISO time")
+    return engine.event_from_dict({k: v for k, v in data.items() if k != TIME_KEY})
+
+
+def event_time(text: str) -> Any:
+    """A stored event time as an aware datetime, or None if it is not one."""
+    from datetime import datetime
+
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None else None
+
+
+def append(
+    session: Session, state: Any, event: Any, at: str | None = None
+) -> tuple[Session, Any]:
+    """Apply `event` to `state` (the replay of `session`) and log it, stamped with the time
+    `at` when given; clears the redo stack."""
     engine = session.engine
     new_state = engine.apply(state, event)
     data = engine.event_to_dict(event)
+    if at is not None:
+        data = {**data, TIME_KEY: at}
     return replace(session, events=(*session.events, data), undone=()), new_state
 
 
@@ -167,11 +196,11 @@ def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
         raise UsageError("nothing to redo")
     event = session.undone[-1]
     engine = session.engine
-    after = engine.apply(state, engine.event_from_dict(event))
+    after = engine.apply(state, event_of(engine, event))
     redone = replace(session, events=(*session.events, event), undone=session.undone[:-1])
     return redone, after, event
 
 
 def notation(session: Session, data: EventData) -> str:
     """A stored event as the shell line that makes it again: `claim Nine --by Ann`."""
-    return str(session.engine.event_from_dict(data))
+    return str(event_of(session.engine, data))

@@ -672,10 +672,19 @@ def read_text(path: Path, what: str = "file") -> str:
         raise StorageError(f"{shown(path)}: not UTF-8 text") from None
 
 
+CLOCK_ENV = "REFEREE_CLOCK"  # a fixed time for reproducible transcripts and tests
+
+
 def now() -> str:
-    """The time stamp written in session files."""
+    """The time stamp written in session files (UTC); `$REFEREE_CLOCK` fixes it."""
     from datetime import UTC, datetime
 
+    fixed = os.environ.get(CLOCK_ENV)
+    if fixed:
+        try:
+            return datetime.fromisoformat(fixed).astimezone(UTC).isoformat()
+        except ValueError:
+            raise UsageError(f"{CLOCK_ENV} must be an ISO time, not {quote(fixed)}") from None
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 

@@ -108,6 +108,10 @@ def log(
     script: Annotated[
         bool, typer.Option("--script", help="The events as lines for 'referee shell'.")
     ] = False,
+    last: Annotated[
+        int | None,
+        typer.Option("--last", metavar="N", help="Only the last N events.", show_default=False),
+    ] = None,
 ) -> None:
     """The history, with rulings.
 
@@ -121,7 +125,11 @@ def log(
         lines += [notation(played, e) for e in played.events]
         output.print_text("\n".join(lines))
         return
-    after = list(states(played))
+    if last is not None and last < 0:
+        raise UsageError(f"--last takes a number of events, not {last}")
+    numbered = list(enumerate(zip(played.events, states(played), strict=True), 1))
+    if last is not None:
+        numbered = numbered[len(numbered) - last :] if last else []
     if json_out:
         output.print_json(
             [
@@ -132,16 +140,29 @@ def log(
                     "ruling": words_of(played.game, engine.ruling(s)),
                     "facts": engine.ruling_json(s),
                 }
-                for n, (e, s) in enumerate(zip(played.events, after, strict=True), 1)
+                for n, (e, s) in numbered
             ]
         )
         return
-    if not after:
+    if not numbered:
         output.print_text("no events yet")
         return
     from referee.render.common import history
 
-    output.draw(history([words_of(played.game, engine.ruling(s)) for s in after]))
+    output.draw(
+        history(
+            [(n, short_time(e), words_of(played.game, engine.ruling(s))) for n, (e, s) in numbered]
+        )
+    )
+
+
+def short_time(event: Any) -> str:
+    """When an event was entered, as a short local time (`21:04`), or '' if not stored."""
+    from referee.session import TIME_KEY, event_time
+
+    at = event.get(TIME_KEY)
+    found = event_time(at) if isinstance(at, str) else None
+    return found.astimezone().strftime("%H:%M") if found is not None else ""
 
 
 def words_of(game: str, ruling: object) -> str:

@@ -177,7 +177,7 @@ def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any]
     """Build an event against the live state, apply it, save it, show the ruling and card."""
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
-        return (*append(session, state, make_event(session, state)), None)
+        return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
     result = workspace(ctx).change(ref, change)
     state = result.loaded.state
