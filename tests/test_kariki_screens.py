@@ -114,6 +114,11 @@ Commands:
   sessions  List the sessions.
   use       Pick the current session.
   shell     Play a night in a prompt.
+  export    Export a session.
+  import    Import a JSON export.
+  stats     Stats across sessions.
+  delete    Delete a session.
+  rename    Rename a session.
   ratings   Kiriki KR ratings.
   rules     Bundled and own rulesets.
   kariki    Kariki (alias k).

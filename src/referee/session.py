@@ -168,9 +168,7 @@ def event_time(text: str) -> Any:
     return found if found.tzinfo is not None else None
 
 
-def append(
-    session: Session, state: Any, event: Any, at: str | None = None
-) -> tuple[Session, Any]:
+def append(session: Session, state: Any, event: Any, at: str | None = None) -> tuple[Session, Any]:
     """Apply `event` to `state` (the replay of `session`) and log it, stamped with the time
     `at` when given; clears the redo stack."""
     engine = session.engine

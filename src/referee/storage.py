@@ -299,6 +299,40 @@ class Cache:
             stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077 == 0
         )
 
+    def read_document(self, name: str) -> object:
+        """A JSON document this cache keeps by `name` (None if absent, broken or not ours)."""
+        if not self.is_private():
+            return None
+        try:
+            fd = os.open(self.root / f"{name}.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    return None
+                return json.loads(handle.read(MAX_FILE_BYTES + 1))
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    def write_document(self, name: str, document: object) -> None:
+        """Keep a JSON document by `name` (best effort, like every cache write)."""
+        if not self.is_private(create=True):
+            return
+        target = self.root / f"{name}.json"
+        temp = target.with_name(f".{target.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+        try:
+            data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            with os.fdopen(os.open(temp, flags, 0o600), "wb") as handle:
+                handle.write(data)
+            os.replace(temp, target)  # noqa: PTH105 -- as every other cache write
+        except (OSError, ValueError, TypeError):
+            with contextlib.suppress(OSError):
+                temp.unlink()
+
+    def forget(self, path: Path) -> None:
+        """Drop the kept replay of `path` (a deleted session)."""
+        with contextlib.suppress(OSError):
+            self.entry(path).unlink()
+
     def entry(self, path: Path) -> Path:
         """The one entry a session file has (rewritten as the file changes)."""
         name = hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:32]
@@ -688,8 +722,9 @@ def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def create(path: Path, session: Session, state: Any) -> Session:
-    """Write a brand-new session (`state` is its start), refusing to overwrite any file."""
+def create(path: Path, session: Session, state: Any, *, keep_created: bool = False) -> Session:
+    """Write a brand-new session (`state` is its replay), refusing to overwrite any file;
+    `keep_created` keeps the session's own creation time (an import)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -699,8 +734,116 @@ def create(path: Path, session: Session, state: Any) -> Session:
         if path.exists() or path.is_symlink():
             where = shown(path)
             raise UsageError(f"a session file already exists at {where}: pick another --name")
-        stamped = replace(session, created=now())
+        stamped = session if keep_created and session.created else replace(session, created=now())
         return save(path, stamped, state=state).session
+
+
+def write_new(path: Path, data: bytes, *, force: bool = False) -> None:
+    """Write an export: never a half file under the final name, never over an existing file
+    unless `force`. The temp file is linked into place (which fails if the name is taken)."""
+    import tempfile
+
+    folder = path.parent
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: cannot write: {error.strerror or error}") from None
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            _crash_point("export_after_temp_write")
+            os.fsync(handle.fileno())
+        _publish(tmp, path, force)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _publish(tmp: Path, path: Path, force: bool) -> None:
+    if force:
+        os.replace(tmp, path)  # noqa: PTH105 -- the same call as the session save
+        return
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise StorageError(f"{shown(path)} exists: add --force to replace it") from None
+
+
+def write_sqlite(
+    path: Path, schema: str, tables: Mapping[str, list[tuple[Any, ...]]], *, force: bool = False
+) -> None:
+    """A fresh SQLite database of `tables`, written in one transaction to a temp file and then
+    put in place whole: re-exporting refreshes it, a kill midway leaves the old one."""
+    import sqlite3
+    import tempfile
+
+    if path.exists() and not force:
+        raise StorageError(f"{shown(path)} exists: add --force to replace it")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: cannot write: {error.strerror or error}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        db = sqlite3.connect(tmp)
+        try:
+            with db:  # one transaction
+                db.executescript(schema)
+                for table, table_rows in tables.items():
+                    if table_rows:
+                        marks = ", ".join("?" * len(table_rows[0]))
+                        db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
+        finally:
+            db.close()
+        with open(tmp, "rb+") as handle:  # noqa: PTH123 -- the fd is what gets fsynced
+            os.fsync(handle.fileno())
+        _crash_point("export_after_temp_write")
+        _publish(tmp, path, force)
+    except (OSError, sqlite3.Error) as error:
+        raise StorageError(f"{shown(path)}: not written: {error}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def remove_session(home: Home, path: Path) -> None:
+    """Delete a session file under its lock, then its lock; clear the pointer to it."""
+    read_bytes(path, "session file")
+    with locked(path):
+        try:
+            path.unlink()
+        except OSError as error:
+            raise StorageError(f"{shown(path)}: not deleted: {error.strerror or error}") from None
+    with contextlib.suppress(OSError):
+        path.with_name(path.name.removesuffix(".toml") + ".lock").unlink()
+    if home.current() in (path.stem, str(path)):
+        with contextlib.suppress(OSError):
+            (home.root / "current").unlink()
+
+
+def rename_session(home: Home, old: Path, new_name: str) -> Path:
+    """Give a session a new name: the file is written anew under it (with its `name`), then
+    the old one removed, so a crash between leaves both, never neither."""
+    new = home.session_path(new_name)
+    with locked(old):
+        loaded = load_bytes(old, read_bytes(old, "session file"))
+        if new.exists() or new.is_symlink():
+            raise UsageError(f"a session called {quote(new_name)} exists already")
+        save(new, replace(loaded.session, name=new_name), state=loaded.state)
+        try:
+            old.unlink()
+        except OSError as error:
+            raise StorageError(f"{shown(old)}: copied, not removed: {error.strerror}") from None
+    with contextlib.suppress(OSError):
+        old.with_name(old.name.removesuffix(".toml") + ".lock").unlink()
+    if home.current() in (old.stem, str(old)):
+        home.set_current(new_name)
+    return new
 
 
 def discard(path: Path) -> None:

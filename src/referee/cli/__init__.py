@@ -206,7 +206,13 @@ def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
     draw_card(result.session, result.loaded.state)
 
 
-def list_sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+def list_sessions(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None, typer.Option(metavar="GAME", help="Only this game.", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
     """List the sessions.
 
     Newest first: game, players, status, last change (* marks the current one).
@@ -234,6 +240,9 @@ def list_sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         )
         rows.append(row)
     rows.sort(key=lambda r: r["updated"] or "", reverse=True)
+    if game is not None:
+        wanted = games.canonical(game)
+        rows = [r for r in rows if r["game"] == wanted]
     if json_out:
         keys = ("name", "game", "players", "status", "winners", "updated", "path")
         output.print_json([{k: r.get(k) for k in keys} for r in rows])
@@ -337,6 +346,9 @@ SHARED: dict[str, Callable[..., None]] = {
 }
 
 
+HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
+
+
 def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer.Typer:
     """A fresh app: the shared commands, and the commands of the games in `attach`.
 
@@ -357,6 +369,12 @@ def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer
     for name, command in SHARED.items():
         if only in (None, name):
             app.command(name)(command)
+    if only is None or only in HISTORY:
+        from referee.cli import history
+
+        for name, found in history.COMMANDS.items():
+            if only in (None, name):
+                app.command(name)(found)
     if only in (None, "rules"):
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -412,7 +430,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
     owner = [g for g in games.GAMES if first in g.commands]
     if owner:
         return owner
-    if first in SHARED or first == "rules":
+    if first in SHARED or first in HISTORY or first == "rules":
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -421,7 +439,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, "rules", "new") else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new") else None
     own = first and (
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )

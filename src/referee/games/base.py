@@ -112,6 +112,23 @@ class Game(ABC, Generic[R, Opt, S, E]):
     def summary(self, state: S) -> dict[str, object]:
         """The documented `show --json` document (without `session`, added by the CLI)."""
 
+    @abstractmethod
+    def scores(self, state: S) -> dict[str, int]:
+        """Each player's score as the sheet counts it (berries, dice, points, total)."""
+
+    @abstractmethod
+    def tally(self, states: Sequence[S]) -> dict[str, dict[str, int]]:
+        """What one game counts for each player's stats, from the state after every event:
+        `{"Ann": {"lie berries": 2, ...}}`. Stats add these up across games."""
+
+    def player_of(self, event: E) -> str | None:
+        """Who an event is about (its actor, or the player it names), for exports."""
+        for field in ("by", "player", "caller"):
+            found = getattr(event, field, None)
+            if isinstance(found, str):
+                return found
+        return None
+
 
 def words(*parts: str | int | None, **options: str | int | bool | None) -> str:
     """The shell line of an event: words quoted as the shell needs, options that are set.

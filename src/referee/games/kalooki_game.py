@@ -792,5 +792,37 @@ class Kalooki(Game[Rules, Options, State, Event]):
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)
 
+    def scores(self, state: State) -> dict[str, int]:
+        return {s.name: s.total for s in state.seats}
+
+    def tally(self, states: Sequence[State]) -> dict[str, dict[str, int]]:
+        return tally(states)
+
+
+def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
+    """Rounds played and won (went out), round points, calls, and the game's total."""
+    found: dict[str, dict[str, int]] = {}
+
+    def add(player: str, key: str, n: int = 1) -> None:
+        row = found.setdefault(player, {})
+        row[key] = row.get(key, 0) + n
+
+    for state in states:
+        for fact in state.ruling:
+            match fact:
+                case WentOut(player=player):
+                    add(player, "rounds won")
+                case Scored(player=player, points=points):
+                    add(player, "round points", points)
+                case Called(caller=caller, refused=False):
+                    add(caller, "calls")
+    if states:
+        last = states[-1]
+        for seat in last.seats:
+            add(seat.name, "rounds played", len(seat.scores))
+            if last.is_over:
+                add(seat.name, "total", seat.total)
+    return found
+
 
 GAME = Kalooki()

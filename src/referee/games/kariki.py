@@ -1059,5 +1059,43 @@ class Kariki(Game[Rules, Options, State, Event]):
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)
 
+    def scores(self, state: State) -> dict[str, int]:
+        return {s.name: len(s.berries) for s in state.seats}
+
+    def tally(self, states: Sequence[State]) -> dict[str, dict[str, int]]:
+        return tally(states)
+
+
+def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
+    """Berries by cause, crowns, slashes, buy-backs, and who poured the drinks."""
+    found: dict[str, dict[str, int]] = {}
+
+    def add(player: str | None, key: str, n: int = 1) -> None:
+        if player:
+            row = found.setdefault(player, {})
+            row[key] = row.get(key, 0) + n
+
+    for state in states:
+        for fact in state.ruling:
+            match fact:
+                case Pulled(berry_to=loser, true=true):
+                    add(loser, "berries: bad pull" if true else "berries: lie")
+                case ShowedKariki(by=by, victim=victim):
+                    add(by, "crowns")
+                    add(victim, "berries: kariki")
+                case Crowned(hit=hit):
+                    for player in hit:
+                        add(player, "berries: crowns")
+                case Slashed(player=player, slashes=slashes, berries=berries):
+                    add(player, "slashes", slashes)
+                    add(player, "berries: slashes", berries)
+                case ClaimRefused(by=by):
+                    add(by, "berries: illegal claim")
+                case BoughtBack(player=player):
+                    add(player, "buy-backs")
+    if states and states[-1].bartender:
+        add(states[-1].bartender, "bartender")
+    return found
+
 
 GAME = Kariki()

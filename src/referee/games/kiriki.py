@@ -782,6 +782,36 @@ class Kiriki(Game[Rules, Options, State, Event]):
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)
 
+    def scores(self, state: State) -> dict[str, int]:
+        return {s.name: s.points for s in state.sides}
+
+    def tally(self, states: Sequence[State]) -> dict[str, dict[str, int]]:
+        return tally(states)
+
+
+def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
+    """Points won and lost, bluffs that worked, Kirikis shown, ranked matches."""
+    found: dict[str, dict[str, int]] = {}
+
+    def add(player: str, key: str) -> None:
+        row = found.setdefault(player, {})
+        row[key] = row.get(key, 0) + 1
+
+    for state in states:
+        for fact in state.ruling:
+            match fact:
+                case Point(player=player):
+                    add(player, "points won")
+                    add(next(s.name for s in state.sides if s.name != player), "points lost")
+                case Revealed(by=by):
+                    add(by, "bluffs that worked")
+                case KirikiShown(by=by):
+                    add(by, "kirikis")
+    if states and states[-1].ranked:
+        for side in states[-1].sides:
+            add(side.name, "ranked matches")
+    return found
+
 
 GAME = Kiriki()
 

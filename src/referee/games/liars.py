@@ -635,5 +635,32 @@ class Liars(Game[Rules, Options, State, Event]):
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)
 
+    def scores(self, state: State) -> dict[str, int]:
+        return {c.name: c.dice for c in state.cups}
+
+    def tally(self, states: Sequence[State]) -> dict[str, dict[str, int]]:
+        return tally(states)
+
+
+def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
+    """Bids, calls won and lost, exact calls, dice lost."""
+    found: dict[str, dict[str, int]] = {}
+
+    def add(player: str, key: str) -> None:
+        row = found.setdefault(player, {})
+        row[key] = row.get(key, 0) + 1
+
+    for state in states:
+        for fact in state.ruling:
+            match fact:
+                case Bade(by=by):
+                    add(by, "bids")
+                case Counted(by=by, exact=exact, held=held):
+                    won = held if exact else not held
+                    add(by, ("exact calls " if exact else "calls ") + ("won" if won else "lost"))
+                case LostDie(player=player):
+                    add(player, "dice lost")
+    return found
+
 
 GAME = Liars()

@@ -1,0 +1,210 @@
+"""The night's history (issue 13): every export format for every game's example, import back,
+stats across sessions, delete and rename, and hostile names harmless in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sqlite3
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import Runner, session_file, snapshot
+from referee import storage
+
+EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
+HOSTILE = ("+cmd|'/c calc'", "@SUM(1+1)", "[red]Bob[/]")
+
+
+class Texts(HTMLParser):
+    """Every piece of text in an HTML document."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.found.append(data)
+
+
+def export(referee: Runner, fmt: str, *more: str) -> str:
+    result = referee("export", "--format", fmt, *more)
+    assert result.code == 0, result
+    return result.out
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_every_format_for_every_example(
+    referee: Runner, home: Path, tmp_path: Path, example: Path
+) -> None:
+    loaded = storage.load(example)
+    events, players = len(loaded.session.events), [p.name for p in loaded.session.players]
+    where = ("-s", str(example))
+    rows = list(csv.reader(io.StringIO(export(referee, "csv", *where))))
+    assert rows[0][:7] == ["number", "time", "game", "player", "action", "detail", "ruling"]
+    assert rows[0][7:] == [f"score {p}" for p in players] and len(rows) == events + 1
+    assert all(len(r) == len(rows[0]) for r in rows)
+    markdown = export(referee, "md", *where)
+    assert markdown.startswith("# ") and "## History" in markdown and f"| {events} |" in markdown
+    page = Texts()
+    page.feed(export(referee, "html", *where))
+    assert any(players[0] in text for text in page.found)
+    svg = ET.fromstring(export(referee, "svg", *where))
+    assert svg.tag.endswith("svg")
+    dump = tmp_path / "night.json"
+    assert referee("export", "--format", "json", "-o", str(dump), *where).code == 0
+    assert referee("import", str(dump), "--name", "again").code == 0
+    shown = json.loads(referee("show", "--json", "-s", "again").out)
+    bundled = json.loads(referee("show", "--json", *where).out)
+    assert {**shown, "session": ""} == {**bundled, "session": ""}
+    database = tmp_path / "night.db"
+    assert referee("export", "--format", "sqlite", "-o", str(database), *where).code == 0
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone() == (events,)
+        assert db.execute("SELECT count(*) FROM players").fetchone() == (len(players),)
+
+
+def test_hostile_names_come_out_literally_and_harmlessly(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    assert referee("new", "kariki", *HOSTILE, "--name", "evil").code == 0
+    assert referee("kariki", "claim", "9").code == 0
+    assert referee("kariki", "pull", "4-5").code == 0  # true: a berry for the second player
+    for row in csv.reader(io.StringIO(export(referee, "csv"))):
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+    cells = "".join(export(referee, "csv"))
+    assert "'+cmd|'/c calc'" in cells and "'@SUM(1+1)" in cells
+    page = Texts()
+    page.feed(export(referee, "html"))
+    assert any("[red]Bob[/]" in text for text in page.found)  # literal, never markup
+    assert "<script" not in export(referee, "html").lower()
+    svg_text = "".join(ET.fromstring(export(referee, "svg")).itertext()).replace("\xa0", " ")
+    assert "[red]Bob[/]" in svg_text
+    markdown = export(referee, "md")
+    assert "\\[red\\]Bob\\[/\\]" in markdown and "+cmd\\|'/c calc'" in markdown
+    dump = json.loads(export(referee, "json"))
+    assert [p["name"] for p in dump["session"]["players"]] == list(HOSTILE)
+    database = tmp_path / "evil.db"
+    referee("export", "--format", "sqlite", "-o", str(database))
+    with sqlite3.connect(database) as db:
+        names = [n for (n,) in db.execute("SELECT name FROM players ORDER BY seat")]
+    assert names == list(HOSTILE)
+
+
+def test_export_never_overwrites_and_binary_needs_a_file(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    target = tmp_path / "out.csv"
+    target.write_text("keep me")
+    result = referee("export", "-o", str(target))
+    assert result.code == 3 and "--force" in result.err and target.read_text() == "keep me"
+    assert referee("export", "-o", str(target), "--force").code == 0
+    assert target.read_text().startswith("number,")
+    result = referee("export", "--format", "sqlite")
+    assert result.code == 2 and "-o FILE" in result.err
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_broken_import_is_refused_with_the_event_and_writes_nothing(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("kariki", "claim", "9")
+    referee("kariki", "pull", "4-5")
+    doc = json.loads(export(referee, "json"))
+    doc["session"]["events"][1]["dice"] = "7-7"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(doc))
+    result = referee("import", str(broken), "--name", "bad")
+    assert result.code == 3 and "event 2" in result.err and result.err.count("\n") == 1
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for bad, message in ((deep, "not a referee export"), (tmp_path / "none.json", "no such")):
+        result = referee("import", str(bad), "--name", "bad")
+        assert result.code == 3 and message in result.err, result
+    assert not session_file(home, "bad").exists()
+
+
+def test_stats_count_every_game_and_skip_broken_files(referee: Runner, home: Path) -> None:
+    sessions = home / "sessions"
+    referee("new", "kariki", "Ann", "Bob", "--name", "start")  # makes the folder
+    for example in EXAMPLES:
+        shutil.copy(example, sessions / example.name)
+    (sessions / "broken.toml").write_text("schema = 1\n")
+    result = referee("stats", "--json")
+    assert result.code == 0 and result.err.count("skipped broken.toml") == 1
+    doc = json.loads(result.out)
+    bob = next(p for p in doc["players"] if p["name"] == "Bob")
+    assert bob["wins"] == sum(
+        1 for e in EXAMPLES if storage.load(e).session.engine.outcome(storage.load(e).state).winners
+        == ("Bob",)
+    )  # fmt: skip
+    assert doc["games"]["kariki"]["Bob"]["buy-backs"]["total"] == 1
+    assert doc["games"]["liars"]["Cy"]["dice lost"]["total"] == 5  # the winner lost 5 of 6
+    assert doc["games"]["kalooki"]["Bob"]["total"]["total"] == 103
+    again = referee("stats", "--json")  # served from the stats cache: the same answer
+    assert json.loads(again.out) == doc
+    one = json.loads(referee("stats", "--json", "--game", "ld", "--player", "Cy").out)
+    assert [p["name"] for p in one["players"]] == ["Cy"] and list(one["games"]) == ["liars"]
+    versus = json.loads(referee("stats", "--json", "--vs", "Rosa", "Tomas").out)["versus"]
+    assert versus == {"players": ["Rosa", "Tomas"], "games": 1, "wins": {"Rosa": 1, "Tomas": 0}}
+    text = referee("stats").out
+    assert text.startswith("player") and max(len(line) for line in text.splitlines()) <= 40
+
+
+def test_sqlite_all_matches_stats(referee: Runner, home: Path, tmp_path: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "start")
+    for example in EXAMPLES:
+        shutil.copy(example, home / "sessions" / example.name)
+    database = tmp_path / "league.db"
+    assert referee("export", "--format", "sqlite", "--all", "-o", str(database)).code == 0
+    with sqlite3.connect(database) as db:
+        wins = dict(db.execute("SELECT player, sum(won) FROM results GROUP BY player"))
+        assert db.execute("SELECT count(*) FROM sessions").fetchone() == (len(EXAMPLES) + 1,)
+    doc = json.loads(referee("stats", "--json").out)
+    assert {p["name"]: p["wins"] for p in doc["players"]} == wins
+    assert referee("export", "--format", "sqlite", "--all", "-o", str(database)).code == 3
+    assert referee("export", "-f", "sqlite", "--all", "-o", str(database), "--force").code == 0
+
+
+def test_delete_asks_and_cleans_up(referee: Runner, home: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("kariki", "claim", "9")
+    path = session_file(home)
+    cache = storage.Cache.default()
+    assert cache.entry(path).exists()
+    before = snapshot(path)
+    result = referee("delete", "friday")  # not at a terminal: needs --yes
+    assert result.code == 2 and "--yes" in result.err and snapshot(path) == before
+    assert referee("delete", "friday", "--yes").code == 0
+    assert not path.exists() and not path.with_suffix(".lock").exists()
+    assert not cache.entry(path).exists() and not (home / "current").exists()
+    assert referee("delete", "friday", "--yes").code == 3
+
+
+def test_rename_moves_the_session_and_the_pointer(referee: Runner, home: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("kariki", "claim", "9")
+    referee("new", "kariki", "Cy", "Dee", "--name", "other")
+    referee("use", "friday")
+    assert referee("rename", "friday", "saturday").code == 0
+    assert not session_file(home).exists()
+    moved = storage.load(session_file(home, "saturday"))
+    assert moved.session.name == "saturday" and len(moved.session.events) == 1
+    assert json.loads(referee("show", "--json").out)["session"] == "saturday"
+    assert referee("rename", "saturday", "other").code == 2  # taken
+    assert referee("rename", "saturday", "../x").code == 2
+
+
+def test_sessions_filter_by_game(referee: Runner) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "a")
+    referee("new", "liars", "Ann", "Bob", "--name", "b")
+    names = [r["name"] for r in json.loads(referee("sessions", "--json", "--game", "ld").out)]
+    assert names == ["b"]
