@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -86,20 +87,36 @@ def test_no_current_session_is_a_usage_error(referee: Runner) -> None:
     assert result.code == 2 and "no current session" in result.err
 
 
-def test_older_schema_is_migrated_and_backed_up_before_the_first_write(
-    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_schema_0_file_is_migrated_and_backed_up_before_the_first_write(
+    referee: Runner, home: Path
 ) -> None:
-    referee(*START)
-    path = session_file(home)
-    old = path.read_bytes().replace(b"schema = 1", b"schema = 0").replace(b"Bob", b"Robert")
-    path.write_bytes(old)
-    monkeypatch.setattr(storage, "SCHEMA", 1)
-    monkeypatch.setitem(storage.MIGRATIONS, 0, lambda doc: doc)
-    assert referee("show").code == 0
-    assert path.read_bytes() == old  # reading alone writes nothing
-    assert referee("kariki", "claim", "9").code == 0
-    assert path.with_name("friday.toml.schema0.bak").read_bytes() == old
-    assert b"schema = 1" in path.read_bytes()
+    """tests/data/schema0-kariki.toml was written by hand in the prototype's format."""
+    fixture = Path(__file__).parent / "data" / "schema0-kariki.toml"
+    referee("new", "kariki", "X", "Y", "--name", "made-the-folder")
+    path = home / "sessions" / "old.toml"
+    path.write_bytes(fixture.read_bytes())
+    shown = show_json_of(referee, "old")
+    assert (shown["direction"], shown["turn"], shown["events"]) == ("right", "Cy", 3)
+    assert [p["berry_causes"] for p in shown["players"]] == [["lie"], [], []]  # Ann passed it
+    assert [p["nickname"] for p in shown["players"]] == ["Ace", None, None]
+    assert path.read_bytes() == fixture.read_bytes()  # reading alone writes nothing
+    assert referee("kariki", "claim", "10", "-s", "old").code == 0
+    backup = path.with_name("old.toml.schema0.bak")
+    assert backup.read_bytes() == fixture.read_bytes()  # the original, kept whole
+    upgraded = path.read_text()
+    assert upgraded.startswith("schema = 1") and 'type = "claim"' in upgraded
+    assert show_json_of(referee, "old")["events"] == 4
+    assert referee("kariki", "claim", "10", "-s", "old").code == 0  # a later write keeps the bak
+    assert backup.read_bytes() == fixture.read_bytes()
+
+
+def show_json_of(referee: Runner, name: str) -> dict[str, Any]:
+    import json
+
+    result = referee("show", "--json", "-s", name)
+    assert result.code == 0, result
+    doc: dict[str, Any] = json.loads(result.out)
+    return doc
 
 
 # ------------------------------------------------------------------ crashes

@@ -29,8 +29,40 @@ from referee.session import ReplayError, Session, check_players, check_session_n
 from referee.text import check_name, printable
 
 SCHEMA = 1
+
+
+def _from_schema_0(doc: dict[str, Any]) -> dict[str, Any]:
+    """The prototype's files: players as `Name=Nick` strings, options and the ruleset's name at
+    the top, `[[event]]` tables with a `kind`. The ruleset becomes a snapshot of the bundled
+    one it names, as every later session carries."""
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise StorageError("schema 0: 'players' must be a list of \"Name=Nick\" strings")
+    ruleset = doc.get("ruleset", doc.get("game"))
+    if not isinstance(ruleset, str):
+        raise StorageError("schema 0: 'ruleset' must name a bundled ruleset")
+    events = doc.get("event", [])
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise StorageError("schema 0: every [[event]] must be a table")
+    return {
+        "schema": 1,
+        "name": doc.get("name", ""),
+        "game": doc.get("game"),
+        "players": [
+            {"name": name, **({"nickname": nick} if nick else {})}
+            for name, _, nick in (p.partition("=") for p in players)
+        ],
+        "options": {k: doc[k] for k in ("first", "direction", "buy_in") if k in doc},
+        "ruleset": load_ruleset(ruleset),
+        "events": [
+            {("type" if k == "kind" else k): v for k, v in event.items()} for event in events
+        ],
+        "undone": [],
+    }
+
+
 # schema N -> a function turning a schema-N document into a schema-(N+1) one.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _from_schema_0}
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 # Test hook (RELIABILITY.md): kill this process at a named point of a save.
