@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations, pairwise
 
-from referee.errors import UsageError
+from referee.errors import NotationError, UsageError
 from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
 from referee.ruleset import TableReader
 
@@ -361,11 +361,11 @@ def parse_lay_down(words: Sequence[str]) -> list[tuple[Card, ...]]:
     text = " ".join(words)
     parts = [part.strip() for part in text.split("/")]
     if not any(parts):
-        raise UsageError("no melds: write cards separated by /, like 5H 5D JK / 7S 8S 9S 10S")
+        raise NotationError("no melds: write cards separated by /, like 5H 5D JK / 7S 8S 9S 10S")
     melds = []
     for number, part in enumerate(parts, start=1):
         if not part:
-            raise UsageError(f"meld {number} is empty: write cards between the / signs")
+            raise NotationError(f"meld {number} is empty: write cards between the / signs")
         melds.append(parse_cards(part))
     return melds
 

@@ -93,7 +93,11 @@ class Hands:
     @classmethod
     def parse(cls, text: str) -> Hands:
         """Parse `Ann=3,3,1 Bob=6,2` or `Ann Marie=3,3; Bob=6`."""
-        parts = text.split(";") if ";" in text else text.split()
+        # `;` separates players when a name has a space; one player needs no separator.
+        if ";" in text or text.count("=") == 1:
+            parts = text.split(";")
+        else:
+            parts = text.split()
         found: list[tuple[str, tuple[int, ...]]] = []
         for part in (p.strip() for p in parts):
             if not part:
