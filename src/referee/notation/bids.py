@@ -94,10 +94,7 @@ class Hands:
     def parse(cls, text: str) -> Hands:
         """Parse `Ann=3,3,1 Bob=6,2` or `Ann Marie=3,3; Bob=6`."""
         # `;` separates players when a name has a space; one player needs no separator.
-        if ";" in text or text.count("=") == 1:
-            parts = text.split(";")
-        else:
-            parts = text.split()
+        parts = text.split(";") if ";" in text or text.count("=") == 1 else text.split()
         found: list[tuple[str, tuple[int, ...]]] = []
         for part in (p.strip() for p in parts):
             if not part:
