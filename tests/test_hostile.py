@@ -4,7 +4,6 @@ and nothing written, whatever a file or a command line holds."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
