@@ -18,7 +18,8 @@ import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Generic, NamedTuple, TypeVar
+from types import ModuleType
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from referee.errors import NotationError, UsageError, quote_number
 
@@ -128,6 +129,71 @@ class Game(ABC, Generic[R, Opt, S, E]):
             if isinstance(found, str):
                 return found
         return None
+
+
+class ModuleGame(Game[Any, Any, Any, Any]):
+    """A game whose engine is its module's functions, the shape every game here has.
+
+    The module gives `Rules` (with `from_table`), `options_from_table`, `start`, `apply`,
+    `turn`, `legal_actions`, `outcome`, `event_from_dict`, `event_to_dict`, `summary`,
+    `scores`, `tally` and `json_value` (its own values in rulings, like a rank, as JSON); its
+    states carry their ruling as `state.ruling`. The functions stay typed in the module.
+    """
+
+    def __init__(self, module: ModuleType, state_type: type) -> None:
+        self.module = module
+        self.state_type = state_type
+
+    def rules_from_table(self, table: Mapping[str, object], source: str) -> Any:
+        return self.module.Rules.from_table(table, source)
+
+    def options_from_table(
+        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Any
+    ) -> Any:
+        return self.module.options_from_table(table, players, rules)
+
+    def start(self, rules: Any, players: Sequence[PlayerInfo], options: Any) -> Any:
+        return self.module.start(rules, players, options)
+
+    def apply(self, state: Any, event: Any) -> Any:
+        return self.module.apply(state, event)
+
+    def turn(self, state: Any) -> str | None:
+        found: str | None = self.module.turn(state)
+        return found
+
+    def legal_actions(self, state: Any) -> tuple[str, ...]:
+        found: tuple[str, ...] = self.module.legal_actions(state)
+        return found
+
+    def outcome(self, state: Any) -> Outcome:
+        found: Outcome = self.module.outcome(state)
+        return found
+
+    def event_from_dict(self, data: Mapping[str, object]) -> Any:
+        return self.module.event_from_dict(data)
+
+    def event_to_dict(self, event: Any) -> EventDict:
+        found: EventDict = self.module.event_to_dict(event)
+        return found
+
+    def ruling(self, state: Any) -> object:
+        return state.ruling
+
+    def ruling_json(self, state: Any) -> list[dict[str, object]]:
+        return [to_json(f, self.module.json_value) for f in state.ruling]  # type: ignore[misc]
+
+    def summary(self, state: Any) -> dict[str, object]:
+        found: dict[str, object] = self.module.summary(state)
+        return found
+
+    def scores(self, state: Any) -> dict[str, int]:
+        found: dict[str, int] = self.module.scores(state)
+        return found
+
+    def tally(self, states: Sequence[Any]) -> dict[str, dict[str, int]]:
+        found: dict[str, dict[str, int]] = self.module.tally(states)
+        return found
 
 
 def words(*parts: str | int | None, **options: str | int | bool | None) -> str:

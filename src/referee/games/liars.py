@@ -8,6 +8,7 @@ ruleset key (wild ones, how bids move on and off ones, palifico, the exact call,
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -16,13 +17,12 @@ from typing import NamedTuple, assert_never
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
     EventDict,
-    Game,
+    ModuleGame,
     Outcome,
     PlayerInfo,
     int_field,
     only_fields,
     str_field,
-    to_json,
     words,
 )
 from referee.notation.bids import Bid, Hands
@@ -565,7 +565,8 @@ def event_to_dict(event: Event) -> EventDict:
             assert_never(event)
 
 
-def _json_value(value: object) -> object | None:
+def json_value(value: object) -> object | None:
+    """This game's own values in rulings, as JSON (None: not one of them)."""
     return str(value) if isinstance(value, Bid) else None
 
 
@@ -592,54 +593,14 @@ def summary(state: State) -> dict[str, object]:
     }
 
 
-class Liars(Game[Rules, Options, State, Event]):
-    """Liar's dice plugged into the shared layers."""
+def turn(state: State) -> str | None:
+    """Who acts next, or None."""
+    return None if state.is_over else state.name(state.turn)
 
-    state_type = State
 
-    def rules_from_table(self, table: Mapping[str, object], source: str) -> Rules:
-        return Rules.from_table(table, source)
-
-    def options_from_table(
-        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
-    ) -> Options:
-        return options_from_table(table, players, rules)
-
-    def start(self, rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
-        return start(rules, players, options)
-
-    def apply(self, state: State, event: Event) -> State:
-        return apply(state, event)
-
-    def turn(self, state: State) -> str | None:
-        return None if state.is_over else state.name(state.turn)
-
-    def legal_actions(self, state: State) -> tuple[str, ...]:
-        return legal_actions(state)
-
-    def outcome(self, state: State) -> Outcome:
-        return outcome(state)
-
-    def event_from_dict(self, data: Mapping[str, object]) -> Event:
-        return event_from_dict(data)
-
-    def event_to_dict(self, event: Event) -> EventDict:
-        return event_to_dict(event)
-
-    def ruling(self, state: State) -> tuple[Fact, ...]:
-        return state.ruling
-
-    def ruling_json(self, state: State) -> list[dict[str, object]]:
-        return [to_json(f, _json_value) for f in state.ruling]  # type: ignore[misc]
-
-    def summary(self, state: State) -> dict[str, object]:
-        return summary(state)
-
-    def scores(self, state: State) -> dict[str, int]:
-        return {c.name: c.dice for c in state.cups}
-
-    def tally(self, states: Sequence[State]) -> dict[str, dict[str, int]]:
-        return tally(states)
+def scores(state: State) -> dict[str, int]:
+    """Each player's score as the sheet counts it."""
+    return {c.name: c.dice for c in state.cups}
 
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
@@ -663,4 +624,4 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found
 
 
-GAME = Liars()
+GAME = ModuleGame(sys.modules[__name__], State)
