@@ -350,3 +350,11 @@ def test_a_six_player_sheet_fits_a_phone(referee: Runner) -> None:
     assert "Ann An2 Cy Dee" in " ".join(shown.split()) and "Cy wins with 0" in shown
     assert "Ann=Annabelle An2=Annalise" in shown  # a legend for the names cut short
     assert "450" in shown.splitlines()[-3]  # 10 + 20 + ... + 90 for the others
+
+
+def test_a_thin_pack_is_a_warning_not_a_refusal(referee: Runner) -> None:
+    six = referee("new", "kalooki", "A", "B", "C", "D", "E", "F", "--name", "six")
+    assert six.code == 0 and six.err == (
+        "warning: a thin pack: 6 x 16 cards in the last round leave 12 of 108 for the stock\n"
+    )
+    assert referee("new", "kalooki", "A", "B", "C", "D", "E", "--name", "five").err == ""

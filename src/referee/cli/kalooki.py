@@ -207,7 +207,7 @@ def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt 
 # ---------------------------------------------------------------------------- the game's sheet
 
 PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="Who (a prefix or nickname).")]
-PACK_WARNING = 108  # two packs and four jokers: round 9 deals 16 cards a player
+THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: say so
 
 
 def new(
@@ -242,7 +242,7 @@ def new(
     rules = workspace(ctx).load(None).state.rules
     needed = len(players) * max(rules.deal_sizes)
     pack = 52 * rules.decks + rules.jokers
-    if needed > pack - 2:  # a stock and a discard besides the hands
+    if pack - needed < THIN_STOCK:
         output.warning_line(
             f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
             f" leave {pack - needed} of {pack} for the stock"
