@@ -343,3 +343,19 @@ def test_the_json_document(referee: Runner) -> None:
                         "palifico", "winner", "events"}  # fmt: skip
     assert doc["bid"] == {"quantity": 5, "face": 3, "bidder": "Ann"} and doc["turn"] == "Bob"
     assert doc["players"][0] == {"name": "Ann", "dice": 6, "out": False}
+
+
+def test_a_wide_table_keeps_every_player_with_the_dice_he_lost(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    example = str(Path(__file__).parents[1] / "examples" / "perudo-night.toml")
+    monkeypatch.setenv("COLUMNS", "80")
+    wide = referee("show", "-s", example).out.splitlines()
+    assert wide[1:5] == [
+        "  Ana              [?][x][x][x][x]  1 left",
+        "  Beto             [x][x][x][x][x]  out",
+        "  Carla            [x][x][x][x][x]  out",
+        "  Dani             [x][x][x][x][x]  out",
+    ]
+    monkeypatch.setenv("COLUMNS", "40")
+    assert "out: Beto, Carla, Dani" in referee("show", "-s", example).out

@@ -72,3 +72,36 @@ def test_help_at_40_columns_is_never_cut_off(referee: Runner, args: list[str]) -
     assert result.code == 0
     assert not re.search(r"[a-z]\.\.\.|\u2026", result.out), result.out  # Click cuts with "..."
     assert max(len(line.rstrip()) for line in result.out.splitlines()) <= 40
+
+
+AFTER_AN_ACTION = [
+    pytest.param(["new", "kariki", "A", "B", "C", "D", "E", "F"], ["kariki", "claim", "9"],
+                 "A claims Nine", "B faces Nine", id="kariki-6"),
+    pytest.param(["new", "liars", "A", "B", "C", "D", "E", "F", "G", "H"], ["liars", "bid", "5x3"],
+                 "A bids five threes", "raises", id="liars-8"),
+    pytest.param(["new", "kiriki", "Ann", "Bob", "--first", "Ann"], ["kiriki", "claim", "9"],
+                 "Ann claims 9", "Bob: lift / believe / roll", id="kiriki"),
+    pytest.param(["new", "kalooki", "A", "B", "C", "D", "E", "F"],
+                 ["kalooki", "down", "C", "7H 7S 7D / 8C 8S 8D / 9H 9S JK"], "C lays down",
+                 "R1 333, A deals; down: C", id="kalooki-6"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("start", "action", "ruling", "status"), AFTER_AN_ACTION)
+def test_after_an_action_everything_fits_a_phone_with_its_keyboard_open(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    start: list[str],
+    action: list[str],
+    ruling: str,
+    status: str,
+) -> None:
+    """40x24 with a prompt below: at most 23 lines, the ruling first, the status last."""
+    monkeypatch.setenv("LINES", "24")
+    assert referee(*start, "--name", "s").code == 0
+    result = referee(*action)
+    lines = result.out.rstrip("\n").splitlines()
+    assert result.code == 0 and len(lines) <= 23, result.out
+    assert lines[0].startswith(ruling), lines[0]
+    assert status in "\n".join(lines[-3:]), lines[-3:]
+    assert max(len(line) for line in lines) <= 40

@@ -12,6 +12,8 @@ from rich.text import Text
 from referee.games.liars import State, smallest_raises
 from referee.text import printable
 
+WIDE = 60  # columns from which each player's lost dice are drawn beside those left
+
 
 def dice_row(dice: int) -> str:
     """Hidden dice as a row: `[?][?][?]`, or `oooooooo` past six so a row fits a phone.
@@ -49,15 +51,17 @@ def status(state: State, full: bool = True) -> Text:
 
 
 def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
-    """The table: a line per player with dice, out players folded, then the status."""
+    """The table: a line per player with dice, out players folded, then the status; on a wide
+    screen every player stays listed with the dice he lost."""
+    wide = width >= WIDE and not compact
     header = Text()
     header.append("LIAR'S DICE", style="bold")
     header.append(f" {printable(title)}")
     right = f"round {state.round}"
-    header.append(" " * max(1, min(width, 40) - len(header) - len(right)) + right)
+    header.append(" " * max(1, min(width, 60 if wide else 40) - len(header) - len(right)) + right)
     lines: list[RenderableType] = [header]
     for i, cup in enumerate(state.cups):
-        if cup.dice == 0:
+        if cup.dice == 0 and not wide:
             continue
         on_turn = i == state.turn and not state.is_over
         who = printable(cup.name) + (f" ({printable(cup.nickname)})" if cup.nickname else "")
@@ -66,9 +70,13 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
         line = Text("> " if on_turn else "  ", style="bold")
         line.append(f"{who:<16}", style="bold" if on_turn else "")
         line.append(f" {dice_row(cup.dice)}")
+        if wide:
+            lost = max(0, state.rules.dice_per_player - cup.dice)
+            line.append("[x]" * lost if lost <= 6 else "x" * lost, style="dim")
+            line.append(f"  {cup.dice} left" if cup.dice else "  out", style="dim")
         lines.append(line)
     out = [printable(c.name) for c in state.cups if c.dice == 0]
-    if out:
+    if out and not wide:
         lines.append(Text("out: " + ", ".join(out), style="red"))
     if not compact:
         wild = ", ones wild" if state.wild else ""
@@ -79,6 +87,9 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes (so the CLI can choose a layout)."""
-    players = sum(1 for c in state.cups if c.dice)
-    out = 1 if players < len(state.cups) else 0
+    if width >= WIDE:
+        players, out = len(state.cups), 0
+    else:
+        players = sum(1 for c in state.cups if c.dice)
+        out = 1 if players < len(state.cups) else 0
     return 2 + players + out + len(status(state).plain.splitlines())
