@@ -368,3 +368,14 @@ def test_the_json_document(referee: Runner) -> None:
     assert (doc["format"], doc["target"], doc["ranked"]) == ("bullet", 3, True)
     assert (doc["claim"], doc["shown_die"], doc["turn"]) == ("9", "Queen", "Bob")
     assert doc["allowed"] == ["lift", "believe", "roll"] and doc["players"][0]["points"] == 0
+
+
+def test_a_wide_card_writes_the_ladder_in_words(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "m")
+    referee("kiriki", "claim", "pair", "of", "kings")
+    assert "4 5 6 7 8 9 10 11 BB RR JJ QQ [KK] AA" in referee("show").out
+    monkeypatch.setenv("COLUMNS", "80")
+    wide = referee("show").out
+    assert "10 Tabique Blacks Reds Jacks Queens [Kings] Aces" in wide

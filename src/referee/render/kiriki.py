@@ -19,6 +19,9 @@ _DIGITS = {
     "9": (" _ ", "|_|", " _|"),
 }  # fmt: skip
 _SHORT = ("4", "5", "6", "7", "8", "9", "10", "11", "BB", "RR", "JJ", "QQ", "KK", "AA")
+_LONG = ("4", "5", "6", "7", "8", "9", "10", "Tabique", "Blacks", "Reds", "Jacks", "Queens",
+         "Kings", "Aces")  # fmt: skip
+WIDE = 64  # columns from which the ladder is written in the game's own words
 
 
 def big(number: int) -> tuple[str, str, str]:
@@ -35,11 +38,15 @@ def big(number: int) -> tuple[str, str, str]:
     )
 
 
-def ladder(claim: Rank | None) -> str:
-    """The claims from 4 to Pair of Aces, the standing one in brackets."""
+def ladder(claim: Rank | None, wide: bool = False) -> str:
+    """The claims from 4 to Pair of Aces, the standing one in brackets.
+
+    >>> ladder(Rank.DOUBLE_FIVES)
+    '4 5 6 7 8 9 10 11 BB RR JJ QQ [KK] AA'
+    """
     return " ".join(
-        f"[{short}]" if claim is not None and Rank(i + 1) is claim else short
-        for i, short in enumerate(_SHORT)
+        f"[{name}]" if claim is not None and Rank(i + 1) is claim else name
+        for i, name in enumerate(_LONG if wide else _SHORT)
     )
 
 
@@ -91,12 +98,12 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
             parts.append(Text(f"  {left[row]:<{pad}} {dash} {right[row]}", style="bold"))
     parts.append(Text(needs(state) + (" (ranked)" if state.ranked else "")))
     if state.claim is not None and state.claimer is not None and not state.is_over:
-        parts.append(Text(ladder(state.claim), style="dim"))
+        parts.append(Text(ladder(state.claim, width >= WIDE), style="dim"))
         claimer = printable(state.name(state.claimer))
         shown = f", shown: {KIRIKI_FACES[state.shown - 1]}" if state.shown else ""
         parts.append(Text(f"claim: {LADDER.name(state.claim)} by {claimer}{shown}"))
     elif state.need is not None and not state.is_over:
-        parts.append(Text(ladder(state.need), style="dim"))
+        parts.append(Text(ladder(state.need, width >= WIDE), style="dim"))
     parts.append(status(state))
     return Group(*parts)
 
