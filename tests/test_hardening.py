@@ -20,6 +20,9 @@ from referee import storage
 from referee.cli.common import Workspace
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
+# Seconds past which a command counts as hung: the old code took 13 s for a slash count, or
+# never ended; the fixed one takes milliseconds. Generous, so a loaded machine never flakes.
+HANG = 10
 
 
 def one_line(result: object, code: int, part: str) -> None:
@@ -199,7 +202,7 @@ def test_absurd_numbers_are_refused_at_once(
     before = snapshot(session_file(home))
     started = time.perf_counter()
     result = referee("kariki", *args)
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < HANG  # a guard against a hang, not a benchmark
     assert result.code == 2 and result.err.count("\n") == 1, result
     assert snapshot(session_file(home)) == before
 
@@ -227,7 +230,7 @@ def test_a_hand_edited_huge_count_is_refused_not_run(
             assert "unreadable" in result.out and "too large to show" in result.out
         else:
             one_line(result, 3, "event 1")
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < HANG  # a guard against a hang, not a benchmark
     assert snapshot(path) == before
 
 
@@ -250,7 +253,7 @@ def test_kalooki_tools_check_hands_against_the_pack(
 ) -> None:
     started = time.perf_counter()
     one_line(referee("kalooki", *args), 2, reason)
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < HANG  # a guard against a hang, not a benchmark
 
 
 def test_the_writer_refuses_a_file_the_reader_would_refuse(
@@ -277,7 +280,7 @@ def test_only_regular_files_are_read(referee: Runner, tmp_path: Path, kind: str)
         target.mkdir()
     started = time.perf_counter()
     result = referee("show", "-s", str(target))
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < HANG  # a guard against a hang, not a benchmark
     one_line(result, 3, str(target))
 
 

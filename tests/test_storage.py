@@ -274,7 +274,7 @@ def test_a_held_lock_times_out_with_a_clear_error(
     started = time.perf_counter()
     with storage.locked(path):
         result = referee("kariki", "claim", "9")
-    assert 0.2 <= time.perf_counter() - started < 3
+    assert 0.2 <= time.perf_counter() - started < 10  # waited, and did not hang
     assert result.code == 3 and "another referee is writing" in result.err
     assert snapshot(path) == before
 
