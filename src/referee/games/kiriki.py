@@ -27,7 +27,7 @@ from referee.games.base import (
     words,
 )
 from referee.notation.dice import KIRIKI as LADDER
-from referee.notation.dice import KIRIKI_FACES, Rank, Roll, parse_face, parse_rank
+from referee.notation.dice import KIRIKI_FACES, Rank, Roll, parse_rank
 from referee.ruleset import TableReader
 
 TOP_CLAIM = Rank.DOUBLE_SIXES  # Pair of Aces: Kiriki is higher, but never claimed
@@ -775,8 +775,3 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
 
 
 GAME = ModuleGame(sys.modules[__name__], State)
-
-
-def parse_shown(text: str) -> int:
-    """The face of a shown die: 1-6 or its Spanish name."""
-    return parse_face(text)
