@@ -77,3 +77,12 @@ def test_the_kalooki_game_replays_to_its_known_totals() -> None:
     said = " ".join(kalooki_words(s.ruling) for s in states(loaded.session))
     for seen in ("call is refused", "for the joker on meld 3", "round 3 is void", "Bob wins"):
         assert seen in said, seen
+
+
+def test_the_compact_card_keeps_a_bartender_who_bought_back(referee: Runner) -> None:
+    shown = referee("show", "--compact", "-s", str(NIGHT)).out.splitlines()
+    assert shown[1:4] == [
+        "  Bob              /PPP.        $12 POO",
+        "OUT: Ann, Cy, Eve, Dee",
+        "bartender/DJ: Bob",
+    ]

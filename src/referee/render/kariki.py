@@ -208,6 +208,8 @@ def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
             for i in out
         ]
         lines.append(Text("OUT: " + ", ".join(names), style="red"))
+    if state.bartender and not state.seats[state.out_order[0]].out:  # bought back: still pours
+        lines.append(Text(f"bartender/DJ: {printable(state.bartender)}", style="dim"))
     lines.append(status(state))
     return Group(*lines)
 
