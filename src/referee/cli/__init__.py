@@ -496,4 +496,4 @@ def main() -> None:
     sys.exit(run(sys.argv[1:]))
 
 
-__all__ = ["UsageError", "command_for", "main", "make_app", "run"]
+__all__ = ["command_for", "main", "make_app", "new_command", "run"]
