@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from types import ModuleType
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from referee.errors import NotationError, UsageError, quote_number
+from referee.errors import NotationError, UsageError, quote, quote_number
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -194,6 +194,27 @@ class ModuleGame(Game[Any, Any, Any, Any]):
     def tally(self, states: Sequence[Any]) -> dict[str, dict[str, int]]:
         found: dict[str, dict[str, int]] = self.module.tally(states)
         return found
+
+
+class Tallies:
+    """Per-player counts for stats, as a game's `tally` builds them: `add("Ann", "bids")`."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def add(self, player: str | None, key: str, n: int = 1) -> None:
+        """Count `n` more of `key` for `player` (no player: nothing to count)."""
+        if player:
+            row = self.counts.setdefault(player, {})
+            row[key] = row.get(key, 0) + n
+
+
+def seat_of(people: Sequence[Any], name: str) -> int:
+    """The seat of the player called exactly `name` among `people` (anything with a `name`)."""
+    for i, person in enumerate(people):
+        if person.name == name:
+            return i
+    raise UsageError(f"unknown player {quote(name)}")
 
 
 def words(*parts: str | int | None, **options: str | int | bool | None) -> str:

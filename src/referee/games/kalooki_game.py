@@ -22,8 +22,10 @@ from referee.games.base import (
     ModuleGame,
     Outcome,
     PlayerInfo,
+    Tallies,
     int_field,
     only_fields,
+    seat_of,
     str_field,
     words,
 )
@@ -297,10 +299,7 @@ class State:
 
     def index(self, name: str) -> int:
         """The seat of the player called `name`."""
-        for i, seat in enumerate(self.seats):
-            if seat.name == name:
-                return i
-        raise UsageError(f"unknown player {quote(name)}")
+        return seat_of(self.seats, name)
 
     def calls_used(self, seat: Seat) -> int:
         """Calls that count against the limit, by `call_limit_scope`."""
@@ -762,11 +761,8 @@ def scores(state: State) -> dict[str, int]:
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     """Rounds played and won (went out), round points, calls, and the game's total."""
-    found: dict[str, dict[str, int]] = {}
-
-    def add(player: str, key: str, n: int = 1) -> None:
-        row = found.setdefault(player, {})
-        row[key] = row.get(key, 0) + n
+    found = Tallies()
+    add = found.add
 
     for state in states:
         for fact in state.ruling:
@@ -783,7 +779,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
             add(seat.name, "rounds played", len(seat.scores))
             if last.is_over:
                 add(seat.name, "total", seat.total)
-    return found
+    return found.counts
 
 
 GAME = ModuleGame(sys.modules[__name__], State)

@@ -20,9 +20,11 @@ from referee.games.base import (
     ModuleGame,
     Outcome,
     PlayerInfo,
+    Tallies,
     checked_number,
     int_field,
     only_fields,
+    seat_of,
     str_field,
     words,
 )
@@ -501,10 +503,7 @@ class State:
 
     def index(self, name: str) -> int:
         """The seat of the player called `name`."""
-        for i, seat in enumerate(self.seats):
-            if seat.name == name:
-                return i
-        raise UsageError(f"unknown player {quote(name)}")
+        return seat_of(self.seats, name)
 
     def next_active(self, i: int) -> int:
         """The next player still in, from seat `i` in the direction of play."""
@@ -1029,12 +1028,8 @@ def scores(state: State) -> dict[str, int]:
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     """Berries by cause, crowns, slashes, buy-backs, and who poured the drinks."""
-    found: dict[str, dict[str, int]] = {}
-
-    def add(player: str | None, key: str, n: int = 1) -> None:
-        if player:
-            row = found.setdefault(player, {})
-            row[key] = row.get(key, 0) + n
+    found = Tallies()
+    add = found.add
 
     for state in states:
         for fact in state.ruling:
@@ -1056,7 +1051,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                     add(player, "buy-backs")
     if states and states[-1].bartender:
         add(states[-1].bartender, "bartender")
-    return found
+    return found.counts
 
 
 GAME = ModuleGame(sys.modules[__name__], State)

@@ -21,8 +21,10 @@ from referee.games.base import (
     ModuleGame,
     Outcome,
     PlayerInfo,
+    Tallies,
     int_field,
     only_fields,
+    seat_of,
     str_field,
     words,
 )
@@ -374,10 +376,7 @@ class State:
 
     def index(self, name: str) -> int:
         """The player called `name`."""
-        for i, side in enumerate(self.sides):
-            if side.name == name:
-                return i
-        raise UsageError(f"unknown player {quote(name)}")
+        return seat_of(self.sides, name)
 
     @property
     def score(self) -> tuple[int, int]:
@@ -752,11 +751,8 @@ def scores(state: State) -> dict[str, int]:
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     """Points won and lost, bluffs that worked, Kirikis shown, ranked matches."""
-    found: dict[str, dict[str, int]] = {}
-
-    def add(player: str, key: str) -> None:
-        row = found.setdefault(player, {})
-        row[key] = row.get(key, 0) + 1
+    found = Tallies()
+    add = found.add
 
     for state in states:
         for fact in state.ruling:
@@ -771,7 +767,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     if states and states[-1].ranked:
         for side in states[-1].sides:
             add(side.name, "ranked matches")
-    return found
+    return found.counts
 
 
 GAME = ModuleGame(sys.modules[__name__], State)

@@ -20,8 +20,10 @@ from referee.games.base import (
     ModuleGame,
     Outcome,
     PlayerInfo,
+    Tallies,
     int_field,
     only_fields,
+    seat_of,
     str_field,
     words,
 )
@@ -285,10 +287,7 @@ class State:
 
     def index(self, name: str) -> int:
         """The seat of the player called `name`."""
-        for i, cup in enumerate(self.cups):
-            if cup.name == name:
-                return i
-        raise UsageError(f"unknown player {quote(name)}")
+        return seat_of(self.cups, name)
 
     def next_active(self, i: int) -> int:
         """The next player with dice after seat `i`, in the direction of play."""
@@ -605,11 +604,8 @@ def scores(state: State) -> dict[str, int]:
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     """Bids, calls won and lost, exact calls, dice lost."""
-    found: dict[str, dict[str, int]] = {}
-
-    def add(player: str, key: str) -> None:
-        row = found.setdefault(player, {})
-        row[key] = row.get(key, 0) + 1
+    found = Tallies()
+    add = found.add
 
     for state in states:
         for fact in state.ruling:
@@ -621,7 +617,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                     add(by, ("exact calls " if exact else "calls ") + ("won" if won else "lost"))
                 case LostDie(player=player):
                     add(player, "dice lost")
-    return found
+    return found.counts
 
 
 GAME = ModuleGame(sys.modules[__name__], State)
