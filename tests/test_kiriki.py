@@ -11,7 +11,6 @@ import pytest
 
 from conftest import Runner, session_file, snapshot
 from referee import storage
-from referee.cli.kiriki import kiriki_ratings
 from referee.errors import RuleViolation
 from referee.games import kiriki as kr
 from referee.games.base import PlayerInfo
@@ -236,10 +235,10 @@ def test_kr_by_hand() -> None:
     # Even players: E = 0.5, so the winner gains 16. Then Ann (1516) beats Cy (1500):
     # E = 1/(1+10^(-16/400)) = 0.523022..., gain 32*(1-E) = 15.263; Cy then beats Bob (1484):
     # E = 1/(1+10^(-(1484.737-1484)/400))... computed by hand below.
-    table = kiriki_ratings([
-        ("1", "Ann", "Bob", 32, 1500),
-        ("2", "Ann", "Cy", 32, 1500),
-        ("3", "Cy", "Bob", 32, 1500),
+    table = kr.ratings([
+        kr.RatedMatch("1", "Ann", "Bob", 32, 1500),
+        kr.RatedMatch("2", "Ann", "Cy", 32, 1500),
+        kr.RatedMatch("3", "Cy", "Bob", 32, 1500),
     ])  # fmt: skip
     e2 = 1 / (1 + 10 ** ((1500 - 1516) / 400))
     ann = 1516 + 32 * (1 - e2)

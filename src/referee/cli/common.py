@@ -4,7 +4,7 @@ actions, and the score card after them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -108,6 +108,36 @@ def workspace(ctx: typer.Context) -> Workspace:
 def open_session(ctx: typer.Context, ref: str | None) -> storage.Loaded:
     """Load and replay the session `ref` names (or the current one)."""
     return workspace(ctx).load(ref)
+
+
+def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
+    """The state of the `game` session in use, for a tool that works with or without one.
+
+    A session named with `-s` must load and be of `game`; with none named, the current one is
+    used if it is of `game`, and anything else (none, another game, unreadable) means None.
+    """
+    try:
+        loaded = workspace(ctx).load(ref)
+    except RefereeError:
+        if ref:
+            raise
+        return None
+    if loaded.session.game != game:
+        if ref:
+            raise UsageError(f"{loaded.session.name} is a {loaded.session.game} session")
+        return None
+    return loaded.state
+
+
+def every_session(ctx: typer.Context) -> Iterator[storage.Loaded]:
+    """Every session in the data folder that loads; one that does not is skipped with a
+    warning line naming its file."""
+    space = workspace(ctx)
+    for path in storage.session_files(space.home):
+        try:
+            yield storage.load(path, space.cache)
+        except RefereeError as error:
+            output.warning_line(f"skipped {path.name}: {error}")
 
 
 # ---------------------------------------------------------------------------- starting

@@ -11,7 +11,14 @@ import typer
 
 from referee import games, history, storage
 from referee.cli import output
-from referee.cli.common import JsonOpt, NameOpt, SessionOpt, open_session, workspace
+from referee.cli.common import (
+    JsonOpt,
+    NameOpt,
+    SessionOpt,
+    every_session,
+    open_session,
+    workspace,
+)
 from referee.errors import RefereeError, StorageError, UsageError
 from referee.session import check_session_name, replay
 
@@ -125,20 +132,13 @@ def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
     space = workspace(ctx)
-    paths = storage.session_files(space.home) if all_sessions else [space.path(ref)]
+    chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
     tables: dict[str, list[tuple[Any, ...]]] = {"sessions": [], "players": [], "events": [],
                                                  "results": []}  # fmt: skip
-    for path in paths:
-        try:
-            loaded = storage.load(path, space.cache)
-        except RefereeError as error:
-            if not all_sessions:
-                raise
-            output.warning_line(f"skipped {path.name}: {error}")
-            continue
+    for loaded in chosen:
         engine = loaded.session.engine
         found = history.sqlite_rows(
-            loaded.session, str(path), engine.outcome(loaded.state), loaded.state
+            loaded.session, str(loaded.path), engine.outcome(loaded.state), loaded.state
         )
         for table, rows in found.items():
             tables[table] += rows

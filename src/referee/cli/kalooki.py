@@ -207,7 +207,6 @@ def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt 
 # ---------------------------------------------------------------------------- the game's sheet
 
 PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="Who (a prefix or nickname).")]
-THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: say so
 
 
 def new(
@@ -240,12 +239,11 @@ def new(
         player_options=("dealer",),
     )
     rules = workspace(ctx).load(None).state.rules
-    needed = len(players) * max(rules.deal_sizes)
-    pack = 52 * rules.decks + rules.jokers
-    if pack - needed < THIN_STOCK:
+    left, pack = kg.stock_after_last_deal(rules, len(players))
+    if left < kg.THIN_STOCK:
         output.warning_line(
             f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
-            f" leave {pack - needed} of {pack} for the stock"
+            f" leave {left} of {pack} for the stock"
         )
 
 

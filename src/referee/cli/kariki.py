@@ -18,10 +18,10 @@ from referee.cli.common import (
     ShellPlugin,
     act,
     actor,
+    session_state,
     start_session,
-    workspace,
 )
-from referee.errors import RefereeError, UsageError
+from referee.errors import UsageError
 from referee.games import kariki
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
 from referee.session import Session, resolve_player
@@ -193,14 +193,7 @@ def odds(
     The chance that a fresh roll of two dice meets RANK (or better; exactly, when the table
     plays truth = exact), of 36. In a session it is the standing claim and the table's rules.
     """
-    state = None
-    if ruleset is None:
-        try:
-            loaded = workspace(ctx).load(session)
-            state = loaded.state if loaded.session.game == "kariki" else None
-        except RefereeError:
-            if session:
-                raise
+    state = session_state(ctx, session, "kariki") if ruleset is None else None
     rules = (
         state.rules
         if state is not None

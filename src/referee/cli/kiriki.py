@@ -3,11 +3,10 @@ matches, typed as they happen."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from referee import storage
 from referee.cli import output
 from referee.cli.common import (
     ByOpt,
@@ -20,10 +19,11 @@ from referee.cli.common import (
     ShellPlugin,
     act,
     actor,
+    every_session,
+    session_state,
     start_session,
-    workspace,
 )
-from referee.errors import RefereeError, UsageError
+from referee.errors import UsageError
 from referee.games import kiriki
 from referee.notation.dice import ALL_ROLLS, Rank, Roll, chance_words, parse_face, parse_rank
 from referee.notation.dice import KIRIKI as LADDER
@@ -219,22 +219,11 @@ def odds(
     if rank:
         wanted = parse_rank(" ".join(rank))
     else:
-        state = _session_state(ctx, session)
+        state = session_state(ctx, session, "kiriki")
         if state is None or state.claim is None:
             raise UsageError("which claim? give one, like 'pair of kings'")
         wanted = state.claim
     output.print_wrapped(chance_words(wanted, LADDER))
-
-
-def _session_state(ctx: typer.Context, ref: str | None) -> kiriki.State | None:
-    try:
-        loaded = workspace(ctx).load(ref)
-    except RefereeError:
-        if ref:
-            raise
-        return None
-    state: kiriki.State | None = loaded.state if loaded.session.game == "kiriki" else None
-    return state
 
 
 # ---------------------------------------------------------------------------- KR ratings
@@ -246,21 +235,12 @@ def ratings(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     Every player's KR (Elo), matches, wins and losses, from the ranked matches saved in the
     data folder, in the order they finished; derived afresh every time, never stored.
     """
-    space = workspace(ctx)
-    matches: list[tuple[str, str, str, int, int]] = []  # (finished, winner, loser, k, start)
-    for path in storage.session_files(space.home):
-        try:
-            loaded = storage.load(path, space.cache)
-        except RefereeError as error:
-            output.warning_line(f"skipped {path.name}: {error}")
-            continue
-        state = loaded.state
-        if loaded.session.game != "kiriki" or not state.ranked or state.winner is None:
-            continue
-        winner, loser = state.name(state.winner), state.name(1 - state.winner)
-        rules = state.rules
-        matches.append((loaded.session.updated, winner, loser, rules.rating_k, rules.rating_start))
-    table = kiriki_ratings(sorted(matches))
+    matches = [
+        kiriki.rated_match(loaded.state, loaded.session.updated)
+        for loaded in every_session(ctx)
+        if loaded.session.game == "kiriki" and loaded.state.ranked and loaded.state.is_over
+    ]
+    table = kiriki.ratings(sorted(matches))
     rows = sorted(table.items(), key=lambda kv: -kv[1]["kr"])
     if json_out:
         output.print_json([{"name": n, **row} for n, row in rows])
@@ -271,25 +251,6 @@ def ratings(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     lines = ["player              KR  won lost"]
     lines += [f"{n[:16]:<16} {r['kr']:>5} {r['wins']:>4} {r['losses']:>4}" for n, r in rows]
     output.print_text("\n".join(lines))
-
-
-def kiriki_ratings(matches: list[tuple[str, str, str, int, int]]) -> dict[str, dict[str, Any]]:
-    """KR after each match in turn: Elo with the match's K, everyone starting at its start."""
-    rating: dict[str, float] = {}
-    record: dict[str, dict[str, Any]] = {}
-    for _, winner, loser, k, start in matches:
-        for name in (winner, loser):
-            rating.setdefault(name, float(start))
-            record.setdefault(name, {"kr": start, "matches": 0, "wins": 0, "losses": 0})
-        expected = 1 / (1 + 10 ** ((rating[loser] - rating[winner]) / 400))
-        rating[winner] += k * (1 - expected)
-        rating[loser] -= k * (1 - expected)
-        record[winner]["wins"] += 1
-        record[loser]["losses"] += 1
-        for name in (winner, loser):
-            record[name]["matches"] += 1
-            record[name]["kr"] = round(rating[name])
-    return record
 
 
 # ---------------------------------------------------------------------------- the shell

@@ -18,10 +18,10 @@ from referee.cli.common import (
     ShellPlugin,
     act,
     actor,
+    session_state,
     start_session,
-    workspace,
 )
-from referee.errors import RefereeError, UsageError
+from referee.errors import UsageError
 from referee.games import liars
 from referee.notation.bids import Bid, Hands
 from referee.session import Session
@@ -31,7 +31,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-SUGGESTED_PLAYERS = (4, 8)  # the seed: "between 4 and 8 people"
 
 BidArg = Annotated[list[str], typer.Argument(metavar="BID", help="5x3, 5 3, five 3s, 5 threes.")]
 CountArg = Annotated[
@@ -72,7 +71,7 @@ def new(
     2 to 20 players in seat order (best 4 to 8); --ruleset perudo plays Perudo: wild ones,
     palifico and calza.
     """
-    low, high = SUGGESTED_PLAYERS
+    low, high = liars.SUGGESTED_PLAYERS
     start_session(
         ctx,
         "liars",
@@ -167,7 +166,7 @@ def odds(
     Exact, counting your own dice as known. In a session the dice in play, the standing bid and
     wild ones come from it; outside one, from the options (and --ruleset for wild ones).
     """
-    state = _session_state(ctx, session) if dice is None and ruleset is None else None
+    state = session_state(ctx, session, "liars") if dice is None and ruleset is None else None
     if bid:
         wanted = Bid.parse(" ".join(bid))
     elif state is not None and state.bid is not None:
@@ -190,22 +189,6 @@ def odds(
     output.print_wrapped(
         f"at least {wanted.words()} ({wanted}) among {among}{wilds}: {chance:.6f} ({chance:.1%})"
     )
-
-
-def _session_state(ctx: typer.Context, ref: str | None) -> liars.State | None:
-    """The state of the Liar's dice session in use, if there is one."""
-    try:
-        loaded = workspace(ctx).load(ref)
-    except RefereeError:
-        if ref:
-            raise
-        return None
-    if loaded.session.game != "liars":
-        if ref:
-            raise UsageError(f"{loaded.session.name} is a {loaded.session.game} session")
-        return None
-    state: liars.State = loaded.state
-    return state
 
 
 def _mine(text: str | None) -> tuple[int, ...]:

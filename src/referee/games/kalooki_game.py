@@ -44,6 +44,18 @@ from referee.games.kalooki import (
 from referee.notation.cards import JOKER, Card, parse_cards, show
 
 MAX_POINTS = 2000  # a hand given as points: more than any hand could cost
+THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
+
+
+def stock_after_last_deal(rules: Rules, players: int) -> tuple[int, int]:
+    """The cards left for the stock after the biggest deal, and the whole pack.
+
+    >>> stock_after_last_deal(Rules(), 6)
+    (12, 108)
+    """
+    pack = 52 * rules.decks + rules.jokers
+    return pack - players * max(rules.deal_sizes), pack
+
 
 # ---------------------------------------------------------------------------- options
 

@@ -630,6 +630,49 @@ def outcome(state: State) -> Outcome:
     return Outcome(True, (state.name(state.winner),), standings)
 
 
+class RatedMatch(NamedTuple):
+    """A finished ranked match, as KR counts it: when it finished, who won, who lost, the
+    rating's K and start (from its ruleset)."""
+
+    finished: str
+    winner: str
+    loser: str
+    k: int
+    start: int
+
+
+def rated_match(state: State, finished: str) -> RatedMatch:
+    """The match `state` ended (a resignation is a loss) as KR counts it."""
+    if state.winner is None:
+        raise UsageError("the match is not over")
+    winner, loser = state.name(state.winner), state.name(1 - state.winner)
+    return RatedMatch(finished, winner, loser, state.rules.rating_k, state.rules.rating_start)
+
+
+def ratings(matches: Sequence[RatedMatch]) -> dict[str, dict[str, int]]:
+    """KR after each match in turn (RULES.md 3: Elo, K and the start from the ruleset), with
+    each player's matches, wins and losses.
+
+    >>> ratings([RatedMatch("1", "Ann", "Bob", 32, 1500)])["Ann"]
+    {'kr': 1516, 'matches': 1, 'wins': 1, 'losses': 0}
+    """
+    rating: dict[str, float] = {}
+    record: dict[str, dict[str, int]] = {}
+    for _, winner, loser, k, start in matches:
+        for name in (winner, loser):
+            rating.setdefault(name, float(start))
+            record.setdefault(name, {"kr": start, "matches": 0, "wins": 0, "losses": 0})
+        expected = 1 / (1 + 10 ** ((rating[loser] - rating[winner]) / 400))
+        rating[winner] += k * (1 - expected)
+        rating[loser] -= k * (1 - expected)
+        record[winner]["wins"] += 1
+        record[loser]["losses"] += 1
+        for name in (winner, loser):
+            record[name]["matches"] += 1
+            record[name]["kr"] = round(rating[name])
+    return record
+
+
 def needs(state: State) -> str:
     """What each player needs, in words: `first to 3, win by 2: 3-2, play on`."""
     a, b = state.score

@@ -32,6 +32,7 @@ from referee.ruleset import TableReader
 from referee.text import pick
 
 MAX_DICE = 10  # per player, in any ruleset
+SUGGESTED_PLAYERS = (4, 8)  # the seed: "between 4 and 8 people" (more or fewer: a warning)
 
 # ---------------------------------------------------------------------------- rules
 
