@@ -190,6 +190,25 @@ def test_the_joker_swap_moves_the_joker_to_the_high_end() -> None:
         play("Bob tack 9S on 3", state)
 
 
+def test_a_player_down_tacks_onto_anyone_s_melds() -> None:
+    state = play(f"{RUN_ROUND}; {LAID}; Ann down 10H 10S 10D / JC JS JD / 5H 6H 7H 8H", game())
+    after = play("Ann tack 9S on 3", state)  # Cy's four, tacked by Ann
+    assert show(list(after.table[2].cards)) == "5S 6S 7S 8S 9S" and after.table[2].owner == "Cy"
+    assert show(list(play("Cy tack 10C on 4", after).table[3].cards)) == "10S 10H 10D 10C"
+    with pytest.raises(RuleViolation, match="does not fit a three"):
+        play("Cy tack 7C on 4", after)
+
+
+def test_distinct_suits_in_threes_hold_for_tacks_too() -> None:
+    strict = game(three_distinct_suits=True)
+    state = play("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK", strict)
+    assert show(list(play("Cy tack 7C on 1", state).table[0].cards)).startswith("7S 7H 7D 7C")
+    with pytest.raises(RuleViolation, match="suits must differ"):
+        play("Cy tack 7H on 1", state)
+    assert len(play("Cy tack 7H on 1", play("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK",
+                                                 game())).table[0].cards) == 4  # fmt: skip
+
+
 def test_two_jokers_never_stand_side_by_side_on_a_tack() -> None:
     state = play(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S JK", game())
     with pytest.raises(RuleViolation, match="a joker does not fit"):
@@ -230,21 +249,21 @@ def test_each_hand_is_scored_card_by_card(cards: str, points: int) -> None:
 
 
 REFUSED_HANDS = [
-    pytest.param("Bob hand 5H", RuleViolation, "before someone goes out", False,
+    pytest.param("Bob hand 5H", RuleViolation, "before someone goes out",
                  id="before-anyone-out"),
-    pytest.param("Ann out; Ann hand 5H", RuleViolation, "went out", False, id="the-one-out"),
-    pytest.param("Ann out; Bob hand 5H; Bob hand 6H", RuleViolation, "in already", False,
+    pytest.param("Ann out; Ann hand 5H", RuleViolation, "went out", id="the-one-out"),
+    pytest.param("Ann out; Bob hand 5H; Bob hand 6H", RuleViolation, "in already",
                  id="twice"),
     pytest.param("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Ann out; Bob hand 7H 7H", UsageError,
-                 "3 x 7H", False, id="a-third-7H"),
-    pytest.param("Ann out; Bob hand JK JK JK; Cy hand JK JK", UsageError, "5 x JK", False,
+                 "3 x 7H", id="a-third-7H"),
+    pytest.param("Ann out; Bob hand JK JK JK; Cy hand JK JK", UsageError, "5 x JK",
                  id="a-fifth-joker"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("script", "error", "reason", "_"), REFUSED_HANDS)
+@pytest.mark.parametrize(("script", "error", "reason"), REFUSED_HANDS)
 def test_hands_the_rules_or_the_pack_refuse(
-    script: str, error: type[Exception], reason: str, _: bool
+    script: str, error: type[Exception], reason: str
 ) -> None:
     with pytest.raises(error, match=reason):
         play(script, game())

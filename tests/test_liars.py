@@ -359,3 +359,11 @@ def test_a_wide_table_keeps_every_player_with_the_dice_he_lost(
     ]
     monkeypatch.setenv("COLUMNS", "40")
     assert "out: Beto, Carla, Dani" in referee("show", "-s", example).out
+
+
+def test_play_goes_counter_clockwise_by_default_as_the_seed_plays() -> None:
+    people = [PlayerInfo(n) for n in ("Ann", "Bob", "Cy", "Dee")]
+    for rules, expected in ((SEED, "Dee"), (PERUDO, "Dee")):
+        state = ld.start(rules, people, ld.options_from_table({}, people, rules))
+        assert state.direction is ld.Direction.RIGHT  # against the order the players were named
+        assert play("Ann bid 2x3", state).name(play("Ann bid 2x3", state).turn) == expected
