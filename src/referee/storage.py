@@ -654,6 +654,11 @@ def lock_timeout() -> float:
     return seconds
 
 
+def lock_path(path: Path) -> Path:
+    """The lock file beside a session file: `friday.toml` is locked by `friday.lock`."""
+    return path.with_name(path.name.removesuffix(".toml") + ".lock")
+
+
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold the session's lock file (never the data file, which gets replaced).
@@ -662,12 +667,12 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """
     if timeout is None:
         timeout = lock_timeout()
-    lock_path = path.with_name(path.name.removesuffix(".toml") + ".lock")
+    lock_file = lock_path(path)
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as error:
         reason = error.strerror or error
-        raise StorageError(f"{shown(lock_path)}: cannot lock: {reason}") from None
+        raise StorageError(f"{shown(lock_file)}: cannot lock: {reason}") from None
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -852,7 +857,7 @@ def remove_session(home: Home, path: Path) -> None:
         except OSError as error:
             raise StorageError(f"{shown(path)}: not deleted: {error.strerror or error}") from None
     with contextlib.suppress(OSError):
-        path.with_name(path.name.removesuffix(".toml") + ".lock").unlink()
+        lock_path(path).unlink()
     if home.current() in (path.stem, str(path)):
         with contextlib.suppress(OSError):
             (home.root / "current").unlink()
@@ -872,7 +877,7 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
         except OSError as error:
             raise StorageError(f"{shown(old)}: copied, not removed: {error.strerror}") from None
     with contextlib.suppress(OSError):
-        old.with_name(old.name.removesuffix(".toml") + ".lock").unlink()
+        lock_path(old).unlink()
     if home.current() in (old.stem, str(old)):
         home.set_current(new_name)
     return new
