@@ -132,3 +132,10 @@ def test_outcome_is_typed(referee: Runner) -> None:
     loaded = storage.load(EXAMPLES / "kariki-night.toml")
     result = loaded.session.engine.outcome(loaded.state)
     assert result == Outcome(True, ("Bob",), ("Bob", "Dee", "Eve", "Cy", "Ann"), provisional=True)
+
+
+def test_the_history_commands_the_app_attaches_are_the_ones_it_names() -> None:
+    from referee.cli import HISTORY
+    from referee.cli.history import COMMANDS
+
+    assert tuple(COMMANDS) == HISTORY  # named in cli/__init__ so a plain `show` never imports it
