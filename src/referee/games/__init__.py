@@ -101,6 +101,20 @@ GAMES: tuple[GameInfo, ...] = (
         render="referee.render.kalooki",
         words="referee.render.kalooki_words",
     ),
+    GameInfo(
+        name="mia",
+        title="Mia",
+        aliases=(),
+        about="Mia (Mäxchen).",
+        min_players=2,
+        max_players=20,
+        rulesets=("mia",),
+        rules="referee.games.mia",
+        engine="referee.games.mia",
+        cli="referee.cli.mia",
+        render="referee.render.mia",
+        words="referee.render.mia_words",
+    ),
 )
 BY_NAME: Mapping[str, GameInfo] = {g.name: g for g in GAMES} | {
     alias: g for g in GAMES for alias in g.aliases

@@ -1,0 +1,182 @@
+"""`referee mia ...` and `referee new mia`: announce, believe, lift, give up, and the odds."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from referee import storage
+from referee.cli import output
+from referee.cli.common import (
+    ByOpt,
+    NameOpt,
+    NickOpt,
+    PlayersArg,
+    RulesetOpt,
+    SessionOpt,
+    ShellPlugin,
+    act,
+    actor,
+    session_state,
+    start_session,
+)
+from referee.errors import UsageError
+from referee.games import mia
+from referee.notation.mia import ALL_VALUES, MiaValue, chance_at_least
+from referee.session import Session
+
+app = typer.Typer(
+    help="Mia actions. The player on turn acts unless --by says who.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+ValueArg = Annotated[
+    list[str], typer.Argument(metavar="VALUE", help="High die first: 31 .. 65, 11 .. 66, mia.")
+]
+
+
+def new(
+    ctx: typer.Context,
+    players: PlayersArg,
+    name: NameOpt = None,
+    ruleset: RulesetOpt = None,
+    nick: NickOpt = None,
+    first: Annotated[
+        str | None, typer.Option(metavar="PLAYER", help="Who rolls first.", show_default=False)
+    ] = None,
+    direction: Annotated[
+        str | None,
+        typer.Option(
+            metavar="left|right",
+            help="Which way play goes [default: the ruleset's].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """A Mia (Mäxchen) table.
+
+    2 to 20 players in seat order, 6 lives each (the ruleset's `lives`).
+    """
+    start_session(
+        ctx,
+        "mia",
+        players,
+        nick=nick,
+        name=name,
+        ruleset=ruleset,
+        options={"first": first, "direction": direction},
+        player_options=("first",),
+    )
+
+
+@app.command()
+def announce(
+    ctx: typer.Context, value: ValueArg, by: ByOpt = None, session: SessionOpt = None
+) -> None:
+    """Say what is under the mug (true or not).
+
+    It must beat the standing value. Typed by the player facing an announcement, it also
+    means he believed it, rolled and looked.
+    """
+    said = MiaValue.parse(" ".join(value))
+    act(ctx, session, lambda s, state: mia.Announce(actor(s, state, by), said))
+
+
+@app.command()
+def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
+    """Take the mug without lifting it.
+
+    Then roll, look, and announce higher (or type 'announce VALUE' at once).
+    """
+    act(ctx, session, lambda s, state: mia.Believe(actor(s, state, by)))
+
+
+@app.command()
+def lift(
+    ctx: typer.Context,
+    dice: Annotated[
+        list[str], typer.Argument(metavar="DICE", help="What the mug shows: 6-1, 61, 3 3, mia.")
+    ],
+    by: ByOpt = None,
+    session: SessionOpt = None,
+) -> None:
+    """Lift the mug and say what it shows.
+
+    Below the announcement: the announcer loses a life; at least it: the lifter does (a true
+    Mia costs him 2, the ruleset's mia_costs).
+    """
+    shown = MiaValue.parse(" ".join(dice))
+    act(ctx, session, lambda s, state: mia.Lift(actor(s, state, by), shown))
+
+
+@app.command()
+def giveup(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
+    """Give up against a Mia without looking.
+
+    Costs one life, where lifting a true Mia costs two.
+    """
+    act(ctx, session, lambda s, state: mia.GiveUp(actor(s, state, by)))
+
+
+@app.command()
+def odds(
+    ctx: typer.Context,
+    value: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="VALUE", help="The announcement (in a session: the standing one)."),
+    ] = None,
+    ruleset: RulesetOpt = None,
+    session: SessionOpt = None,
+) -> None:
+    """The chance a fresh roll is at least a value.
+
+    Exact, of 36. In a session the standing value and the order of the doubles come from it.
+    """
+    state = session_state(ctx, session, "mia") if ruleset is None else None
+    rules = (
+        state.rules
+        if state is not None
+        else mia.Rules.from_table(storage.load_ruleset(ruleset or "mia"), "ruleset")
+    )
+    if value:
+        wanted = MiaValue.parse(" ".join(value))
+    elif state is not None and state.standing is not None:
+        wanted = state.standing
+    else:
+        raise UsageError("which value? give one, like 54, 33 or mia")
+    chance = chance_at_least(wanted, rules.doubles_order)
+    better = "" if wanted.is_mia else " or better"
+    output.print_wrapped(f"fresh roll {wanted}{better}: {chance * 36}/36 ({float(chance):.1%})")
+
+
+# ---------------------------------------------------------------------------- the shell
+
+
+def shell_prompt(state: mia.State) -> str:
+    """Who acts and what they face, short enough for a phone: `Bob vs 54`, `Ann rolls`."""
+    if state.is_over:
+        return f"{state.winner} won"
+    who = state.name(state.turn)
+    if state.phase is mia.Phase.ANSWER:
+        return f"{who} vs {state.standing}"
+    if state.phase is mia.Phase.ROLL:
+        return f"{who} over {state.standing}"
+    return f"{who} rolls"
+
+
+def _names(session: Session, state: mia.State) -> list[str]:
+    return [n for s in state.seats if s.lives for n in (s.name, s.nickname) if n]
+
+
+SHELL = ShellPlugin(
+    prompt=shell_prompt,
+    complete={
+        "announce.value": lambda session, state: [str(v) for v in mia.announceable(state)],
+        "lift.dice": lambda session, state: [str(v) for v in ALL_VALUES],
+        "odds.value": lambda session, state: [str(state.standing)] if state.standing else [],
+        "by": _names,
+    },
+    tools=("odds",),
+)

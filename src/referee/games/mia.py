@@ -1,0 +1,574 @@
+"""Mia (Mäxchen), RULES.md section 6: announce higher or be lifted, lose lives, last one wins.
+
+The referee never sees a roll: it follows what is said (each announcement must beat the
+standing one), and what is shown when the mug is lifted. Every rule that tables vary is a
+ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_starter`,
+`direction`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import NamedTuple, assert_never
+
+from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.base import (
+    EventDict,
+    ModuleGame,
+    Outcome,
+    PlayerInfo,
+    Tallies,
+    only_fields,
+    seat_of,
+    str_field,
+    words,
+)
+from referee.notation.mia import MIA, DoublesOrder, MiaValue, ladder
+from referee.ruleset import TableReader
+
+MAX_LIVES = 20  # per player, in any ruleset: a night, not a season
+
+# ---------------------------------------------------------------------------- rules
+
+
+class Direction(Enum):
+    """Which way play goes: left is the seat order the players were named in."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 through the seats in order, -1 against it."""
+        return 1 if self is Direction.LEFT else -1
+
+
+class NextStarter(Enum):
+    """Who rolls first in the round after a challenge (`next_starter`)."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every Mia ruleset key, with RULES.md's defaults."""
+
+    lives: int = 6
+    mia_costs: int = 2  # what a true Mia costs the player who lifted it
+    equal_allowed: bool = False  # may an announcement equal the standing one?
+    doubles_order: DoublesOrder = DoublesOrder.ASCENDING
+    next_starter: NextStarter = NextStarter.WINNER
+    direction: Direction = Direction.LEFT
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
+        """Build rules from a ruleset table, reporting every problem at once."""
+        r = TableReader(table, source)
+        d = cls()
+        rules = cls(
+            lives=r.integer("lives", d.lives, minimum=1, maximum=MAX_LIVES),
+            mia_costs=r.integer("mia_costs", d.mia_costs, minimum=1, maximum=MAX_LIVES),
+            equal_allowed=r.flag("equal_allowed", d.equal_allowed),
+            doubles_order=r.choice("doubles_order", DoublesOrder, d.doubles_order),
+            next_starter=r.choice("next_starter", NextStarter, d.next_starter),
+            direction=r.choice("direction", Direction, d.direction),
+        )
+        r.finish()
+        return rules
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What `referee new mia` sets: who rolls first, and which way play goes."""
+
+    first: str
+    direction: Direction
+
+
+def options_from_table(
+    table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
+) -> Options:
+    """The options as stored, checked as strictly as typed ones."""
+    names = [p.name for p in players]
+    extra = sorted(set(table) - {"first", "direction"})
+    if extra:
+        raise UsageError(f"unknown Mia options: {', '.join(extra)[:60]}")
+    first = table.get("first", names[0])
+    if first not in names:
+        raise UsageError(f"unknown first roller {quote(str(first))}: players are {', '.join(names)}")
+    direction = table.get("direction", rules.direction.value)
+    if direction not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
+    return Options(str(first), Direction(direction))
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """The roller says a value. Typed by the player facing an announcement, it also means he
+    believed it and rolled."""
+
+    by: str
+    value: MiaValue
+
+    def __str__(self) -> str:
+        return words("announce", str(self.value), by=self.by)
+
+
+@dataclass(frozen=True, slots=True)
+class Believe:
+    """The player facing an announcement takes the mug without lifting it, to roll higher."""
+
+    by: str
+
+    def __str__(self) -> str:
+        return words("believe", by=self.by)
+
+
+@dataclass(frozen=True, slots=True)
+class Lift:
+    """The player facing an announcement lifts the mug: `dice` are what it shows."""
+
+    by: str
+    dice: MiaValue
+
+    def __str__(self) -> str:
+        return words("lift", str(self.dice), by=self.by)
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    """Facing Mia, the player gives up without looking and loses one life."""
+
+    by: str
+
+    def __str__(self) -> str:
+        return words("giveup", by=self.by)
+
+
+Event = Announce | Believe | Lift | GiveUp
+
+# ---------------------------------------------------------------------------- rulings
+
+
+class Started(NamedTuple):
+    """The table is seated: who rolls first, which way play goes, the lives each."""
+
+    first: str
+    direction: Direction
+    lives: int
+
+
+class Announced(NamedTuple):
+    """A value is said; `over` is the value it had to beat (None: a round's first)."""
+
+    by: str
+    value: MiaValue
+    over: MiaValue | None
+
+
+class Believed(NamedTuple):
+    """A player takes the mug over `announcer`'s `value`, to roll and announce higher."""
+
+    by: str
+    announcer: str
+    value: MiaValue
+
+
+class Lifted(NamedTuple):
+    """The mug is lifted: `dice` shown against the announcement; `true` if they reach it."""
+
+    by: str
+    announcer: str
+    value: MiaValue
+    dice: MiaValue
+    true: bool
+
+
+class GaveUp(NamedTuple):
+    """A player gave up against a Mia without looking."""
+
+    by: str
+    announcer: str
+
+
+class LostLives(NamedTuple):
+    """A player loses `lost` lives (`left` remain)."""
+
+    player: str
+    lost: int
+    left: int
+
+
+class WentOut(NamedTuple):
+    """A player has no lives left."""
+
+    player: str
+
+
+class RoundStarts(NamedTuple):
+    """A new round: `starter` rolls fresh and may announce anything."""
+
+    number: int
+    starter: str
+
+
+class Won(NamedTuple):
+    """The last player with lives."""
+
+    player: str
+
+
+Fact = (
+    Started | Announced | Believed | Lifted | GaveUp | LostLives | WentOut | RoundStarts | Won
+)
+
+# ---------------------------------------------------------------------------- state
+
+
+class Phase(Enum):
+    """What the player on turn does now."""
+
+    OPEN = "open"  # rolls fresh and announces any value
+    ANSWER = "answer"  # believes (announcing higher), lifts, or gives up against Mia
+    ROLL = "roll"  # believed: rolls and announces higher than the standing value
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player and the lives he has left."""
+
+    name: str
+    nickname: str | None = None
+    lives: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The table after some events."""
+
+    rules: Rules
+    seats: tuple[Seat, ...]
+    direction: Direction
+    turn: int
+    phase: Phase = Phase.OPEN
+    round: int = 1
+    standing: MiaValue | None = None  # the value to beat
+    announcer: int | None = None  # who said it
+    out: tuple[str, ...] = ()  # who went out, first out first
+    ruling: tuple[Fact, ...] = ()
+    events: int = 0
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still holding lives."""
+        return tuple(i for i, s in enumerate(self.seats) if s.lives > 0)
+
+    @property
+    def is_over(self) -> bool:
+        """True once one player is left with lives."""
+        return len(self.active) <= 1
+
+    @property
+    def winner(self) -> str | None:
+        """The last player with lives."""
+        return self.seats[self.active[0]].name if self.is_over and self.active else None
+
+    def name(self, i: int) -> str:
+        """The name of the player in seat `i`."""
+        return self.seats[i].name
+
+    def next_active(self, i: int) -> int:
+        """The next player with lives after seat `i`, in the direction of play."""
+        n = len(self.seats)
+        for k in range(1, n + 1):
+            j = (i + self.direction.step * k) % n
+            if self.seats[j].lives > 0:
+                return j
+        return i
+
+
+# ---------------------------------------------------------------------------- values
+
+
+def beats(value: MiaValue, standing: MiaValue | None, rules: Rules) -> bool:
+    """Whether `value` may be announced over `standing` (anything opens a round)."""
+    if standing is None:
+        return True
+    mine, theirs = value.rank(rules.doubles_order), standing.rank(rules.doubles_order)
+    return mine > theirs or (rules.equal_allowed and mine == theirs)
+
+
+def announceable(state: State) -> tuple[MiaValue, ...]:
+    """The values the player on turn may announce now, lowest first."""
+    if state.phase is Phase.OVER or (state.phase is Phase.ANSWER and _facing_mia(state)):
+        return ()
+    return tuple(v for v in ladder(state.rules.doubles_order)
+                 if beats(v, state.standing, state.rules))  # fmt: skip
+
+
+def _facing_mia(state: State) -> bool:
+    return state.standing is not None and state.standing.is_mia
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
+    """Everyone has `lives`; `first` rolls first."""
+    seats = tuple(Seat(p.name, p.nickname, rules.lives) for p in players)
+    first = [p.name for p in players].index(options.first)
+    facts = (Started(options.first, options.direction, rules.lives),)
+    return State(rules, seats, options.direction, turn=first, ruling=facts)
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after `event`, or `RuleViolation` naming the rule it breaks."""
+    if state.is_over:
+        raise RuleViolation(f"the game is over: {state.winner} won")
+    match event:
+        case Announce(by=by, value=value):
+            return _announce(state, _actor(state, by), value)
+        case Believe(by=by):
+            return _believe(state, _actor(state, by))
+        case Lift(by=by, dice=dice):
+            return _lift(state, _answerer(state, by, "lift"), dice)
+        case GiveUp(by=by):
+            return _give_up(state, _answerer(state, by, "give up"))
+        case _:
+            assert_never(event)
+
+
+def _actor(state: State, by: str) -> int:
+    i = seat_of(state.seats, by)
+    if state.seats[i].lives == 0:
+        raise RuleViolation(f"{by} has no lives left: out of the game")
+    if i != state.turn:
+        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
+    return i
+
+
+def _answerer(state: State, by: str, verb: str) -> int:
+    """The player facing an announcement, who may lift it (or give up against Mia)."""
+    i = _actor(state, by)
+    if state.phase is Phase.OPEN:
+        raise RuleViolation(f"there is nothing to {verb}: {by} rolls and announces first")
+    if state.phase is Phase.ROLL:
+        raise RuleViolation(f"{by} believed {state.standing}: he rolls and announces higher")
+    return i
+
+
+def _believed(state: State, i: int) -> Believed:
+    if _facing_mia(state):
+        raise RuleViolation("nothing beats Mia: lift the mug, or give up (1 life)")
+    assert state.standing is not None and state.announcer is not None  # the ANSWER phase
+    return Believed(state.name(i), state.name(state.announcer), state.standing)
+
+
+def _announce(state: State, i: int, value: MiaValue) -> State:
+    facts: list[Fact] = []
+    if state.phase is Phase.ANSWER:  # announcing over a value means he believed it
+        facts.append(_believed(state, i))
+    if not beats(value, state.standing, state.rules):
+        at_least = "at least" if state.rules.equal_allowed else "higher than"
+        raise RuleViolation(
+            f"announcement {quote(str(value))} is too low: it must be {at_least} {state.standing}"
+        )
+    facts.append(Announced(state.name(i), value, state.standing))
+    return replace(
+        state,
+        phase=Phase.ANSWER,
+        standing=value,
+        announcer=i,
+        turn=state.next_active(i),
+        ruling=tuple(facts),
+        events=state.events + 1,
+    )
+
+
+def _believe(state: State, i: int) -> State:
+    if state.phase is not Phase.ANSWER:
+        raise RuleViolation(
+            f"there is nothing to believe: {state.name(i)} rolls and announces"
+        )
+    return replace(
+        state, phase=Phase.ROLL, ruling=(_believed(state, i),), events=state.events + 1
+    )
+
+
+def _lift(state: State, i: int, dice: MiaValue) -> State:
+    assert state.standing is not None and state.announcer is not None  # the ANSWER phase
+    value, announcer = state.standing, state.announcer
+    true = dice.rank(state.rules.doubles_order) >= value.rank(state.rules.doubles_order)
+    lifted = Lifted(state.name(i), state.name(announcer), value, dice, true)
+    if true:  # the lifter pays, and a true Mia costs him more
+        cost = state.rules.mia_costs if value.is_mia else 1
+        return _settle(state, [lifted], loser=i, lost=cost, winner=announcer)
+    return _settle(state, [lifted], loser=announcer, lost=1, winner=i)
+
+
+def _give_up(state: State, i: int) -> State:
+    assert state.announcer is not None  # the ANSWER phase
+    if not _facing_mia(state):
+        raise RuleViolation(
+            f"give up only against Mia: believe {state.standing} (announce higher) or lift"
+        )
+    facts: list[Fact] = [GaveUp(state.name(i), state.name(state.announcer))]
+    return _settle(state, facts, loser=i, lost=1, winner=state.announcer)
+
+
+def _settle(state: State, facts: list[Fact], loser: int, lost: int, winner: int) -> State:
+    """The challenge is decided: the loser pays, and the next round starts (or the game ends)."""
+    seats = list(state.seats)
+    left = max(0, seats[loser].lives - lost)
+    paid = seats[loser].lives - left
+    seats[loser] = replace(seats[loser], lives=left)
+    facts.append(LostLives(state.name(loser), paid, left))
+    out = state.out
+    if left == 0:
+        facts.append(WentOut(state.name(loser)))
+        out = (*out, state.name(loser))
+    after = replace(
+        state, seats=tuple(seats), standing=None, announcer=None, out=out, events=state.events + 1
+    )
+    if after.is_over:
+        facts.append(Won(after.winner or ""))
+        return replace(after, phase=Phase.OVER, ruling=tuple(facts))
+    starter = winner if state.rules.next_starter is NextStarter.WINNER else loser
+    if after.seats[starter].lives == 0:  # an out player is skipped
+        starter = after.next_active(starter)
+    facts.append(RoundStarts(state.round + 1, after.name(starter)))
+    return replace(
+        after, phase=Phase.OPEN, turn=starter, round=state.round + 1, ruling=tuple(facts)
+    )
+
+
+# ---------------------------------------------------------------------------- the contract
+
+
+def legal_actions(state: State) -> tuple[str, ...]:
+    """Announce when rolling; believe (or announce over it), lift, or give up against Mia."""
+    match state.phase:
+        case Phase.OVER:
+            return ()
+        case Phase.OPEN | Phase.ROLL:
+            return ("announce",)
+        case Phase.ANSWER:
+            return ("lift", "giveup") if _facing_mia(state) else ("believe", "lift", "announce")
+        case _:
+            assert_never(state.phase)
+
+
+def outcome(state: State) -> Outcome:
+    """Finished when one player has lives; standings by lives, then the last out first."""
+    playing = sorted(state.active, key=lambda i: -state.seats[i].lives)
+    standings = (*(state.name(i) for i in playing), *reversed(state.out))
+    if not state.is_over:
+        return Outcome(False, (), standings)
+    return Outcome(True, (state.winner or "",), standings)
+
+
+def turn(state: State) -> str | None:
+    """Who acts next, or None."""
+    return None if state.is_over else state.name(state.turn)
+
+
+def event_from_dict(data: Mapping[str, object]) -> Event:
+    """Read an event as stored in a session file."""
+    kind = str_field(data, "type")
+    match kind:
+        case "announce":
+            only_fields(data, "by", "value")
+            return Announce(str_field(data, "by"), MiaValue.parse(str_field(data, "value")))
+        case "believe":
+            only_fields(data, "by")
+            return Believe(str_field(data, "by"))
+        case "lift":
+            only_fields(data, "by", "dice")
+            return Lift(str_field(data, "by"), MiaValue.parse(str_field(data, "dice")))
+        case "giveup":
+            only_fields(data, "by")
+            return GiveUp(str_field(data, "by"))
+    raise NotationError(f"unknown Mia event type {quote(kind)}")
+
+
+def event_to_dict(event: Event) -> EventDict:
+    """An event as stored in a session file."""
+    match event:
+        case Announce(by=by, value=value):
+            return {"type": "announce", "by": by, "value": str(value)}
+        case Believe(by=by):
+            return {"type": "believe", "by": by}
+        case Lift(by=by, dice=dice):
+            return {"type": "lift", "by": by, "dice": str(dice)}
+        case GiveUp(by=by):
+            return {"type": "giveup", "by": by}
+        case _:
+            assert_never(event)
+
+
+def json_value(value: object) -> object | None:
+    """This game's own values in rulings, as JSON (None: not one of them)."""
+    return str(value) if isinstance(value, MiaValue) else None
+
+
+def summary(state: State) -> dict[str, object]:
+    """The documented `show --json` document for a Mia table."""
+    announcer = state.name(state.announcer) if state.announcer is not None else None
+    return {
+        "game": "mia",
+        "players": [
+            {"name": s.name, "nickname": s.nickname, "lives": s.lives, "out": s.lives == 0}
+            for s in state.seats
+        ],
+        "turn": turn(state),
+        "phase": state.phase.value,
+        "standing": (
+            {"value": str(state.standing), "announcer": announcer}
+            if state.standing is not None
+            else None
+        ),
+        "direction": state.direction.value,
+        "round": state.round,
+        "winner": state.winner,
+        "events": state.events,
+    }
+
+
+def scores(state: State) -> dict[str, int]:
+    """Each player's lives left."""
+    return {s.name: s.lives for s in state.seats}
+
+
+def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
+    """Announcements, Mias said, beliefs, lifts won and lost, lies caught, give-ups, lives lost."""
+    found = Tallies()
+    add = found.add
+    for state in states:
+        for fact in state.ruling:
+            match fact:
+                case Announced(by=by, value=value):
+                    add(by, "announcements")
+                    if value == MIA:
+                        add(by, "Mias announced")
+                case Believed(by=by):
+                    add(by, "believed")
+                case Lifted(by=by, announcer=announcer, true=true):
+                    add(by, "lifts lost" if true else "lifts won")
+                    if not true:
+                        add(announcer, "lies caught")
+                case GaveUp(by=by):
+                    add(by, "gave up")
+                case LostLives(player=player, lost=lost):
+                    add(player, "lives lost", lost)
+    return found.counts
+
+
+GAME = ModuleGame(sys.modules[__name__], State)

@@ -1,0 +1,119 @@
+"""The Mia table: every player's lives, the value standing and who said it, who acts with what.
+
+The full card gives each player a line with his lives as a row (`oooo..`); the compact one,
+for a big table on a small screen, packs the players still in onto as few lines as fit and
+folds those who are out into one line.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from referee.games.mia import Phase, State, announceable
+from referee.notation.mia import chance_at_least
+from referee.text import printable
+
+BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
+
+
+def lives_row(lives: int, start: int) -> str:
+    """Lives left as `o`, lost as `.`, then the number; just the number past `BAR_MAX`.
+
+    >>> lives_row(4, 6), lives_row(0, 6), lives_row(15, 20)
+    ('oooo..  4', 'out', '15 lives')
+    """
+    if lives == 0:
+        return "out"
+    if start > BAR_MAX:
+        return f"{lives} lives"
+    return "o" * lives + "." * (start - lives) + f"  {lives}"
+
+
+def _who(state: State, i: int, limit: int = 16) -> str:
+    seat = state.seats[i]
+    who = printable(seat.name) + (f" ({printable(seat.nickname)})" if seat.nickname else "")
+    return who if len(who) <= limit else who[: limit - 1] + "…"
+
+
+def status(state: State, full: bool = True) -> Text:
+    """The value standing, who acts and what is open to him; the card's last lines."""
+    if state.is_over:
+        return Text(f"{printable(state.winner or '')} wins", style="bold green")
+    who = printable(state.name(state.turn))
+    text = Text()
+    if state.standing is None or state.announcer is None:
+        text.append(who, style="bold")
+        text.append(f" rolls round {state.round}: announce any value")
+        return text
+    value, by = state.standing, printable(state.name(state.announcer))
+    over = f"{value} or more" if state.rules.equal_allowed else f"over {value}"
+    if state.phase is Phase.ROLL:
+        text.append(f"{value} by {by}, believed\n")
+        text.append(who, style="bold")
+        text.append(f" rolls and announces {over}")
+    elif value.is_mia:
+        text.append(f"Mia by {by}!\n", style="bold")
+        text.append(who, style="bold")
+        text.append(f": lift (costs {state.rules.mia_costs} if true) or giveup")
+    else:
+        text.append(f"{value} by {by}\n")
+        text.append(who, style="bold")
+        text.append(f": lift or believe ({over})")
+    open_now = announceable(state)
+    if full and open_now:
+        chance = chance_at_least(open_now[0], state.rules.doubles_order)
+        verb = "reaches" if state.rules.equal_allowed else "beats"
+        text.append(
+            f"\na fresh roll {verb} it: {chance * 36}/36 ({float(chance):.1%})", style="dim"
+        )
+    return text
+
+
+def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
+    """The table: a line per player with his lives (compact: the players still in, packed),
+    then the status."""
+    width = min(width, 40)  # the card is a phone's: wider screens just have room around it
+    header = Text()
+    header.append("MIA", style="bold")
+    header.append(f" {printable(title)}")
+    right = f"round {state.round}"
+    header.append(" " * max(1, width - len(header) - len(right)) + right)
+    lines: list[RenderableType] = [header]
+    on_turn = None if state.is_over else state.turn
+    if compact:
+        lines += _packed(state, width, on_turn)
+        out = [printable(s.name) for s in state.seats if s.lives == 0]
+        if out:
+            lines.append(Text("out: " + ", ".join(out), style="red"))
+    else:
+        for i, seat in enumerate(state.seats):
+            mark = i == on_turn
+            line = Text("> " if mark else "  ", style="bold")
+            line.append(f"{_who(state, i):<16}", style="bold" if mark else "")
+            line.append(f" {lives_row(seat.lives, state.rules.lives)}",
+                        style="dim" if seat.lives == 0 else "")  # fmt: skip
+            lines.append(line)
+    lines.append(status(state, full=not compact))
+    return Group(*lines)
+
+
+def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
+    """The players still in as `Ann 6` pieces, as many to a line as fit."""
+    rows: list[Text] = []
+    row = Text()
+    for i in state.active:
+        piece = (">" if i == on_turn else "") + f"{_who(state, i, 12)} {state.seats[i].lives}"
+        if row.plain and len(row.plain) + 2 + len(piece) > width:
+            rows.append(row)
+            row = Text()
+        if row.plain:
+            row.append("  ")
+        row.append(piece, style="bold" if i == on_turn else "")
+    rows.append(row)
+    return rows
+
+
+def card_lines(state: State, width: int) -> int:
+    """How many lines the full card takes (so the CLI can choose a layout)."""
+    return 1 + len(state.seats) + len(status(state).plain.splitlines())
