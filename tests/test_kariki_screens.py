@@ -125,6 +125,7 @@ Commands:
   liars     Liar's dice (alias ld).
   kiriki    Kiriki (alias kr).
   kalooki   Kalooki (alias kal).
+  mia       Mia (Mäxchen).
   new       Start a session.
 ''', id='help-at-40'),
 ]  # fmt: skip

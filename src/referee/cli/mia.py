@@ -75,10 +75,9 @@ def new(
 def announce(
     ctx: typer.Context, value: ValueArg, by: ByOpt = None, session: SessionOpt = None
 ) -> None:
-    """Say what is under the mug (true or not).
+    """Say what is under the mug.
 
-    It must beat the standing value. Typed by the player facing an announcement, it also
-    means he believed it, rolled and looked.
+    True or not, it must beat the standing value; said over a value, it also means you believed it.
     """
     said = MiaValue.parse(" ".join(value))
     act(ctx, session, lambda s, state: mia.Announce(actor(s, state, by), said))
@@ -86,9 +85,9 @@ def announce(
 
 @app.command()
 def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Take the mug without lifting it.
+    """Take the mug, roll higher.
 
-    Then roll, look, and announce higher (or type 'announce VALUE' at once).
+    Take the mug without lifting it, roll, look, and announce higher (or just announce at once).
     """
     act(ctx, session, lambda s, state: mia.Believe(actor(s, state, by)))
 
@@ -102,10 +101,9 @@ def lift(
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Lift the mug and say what it shows.
+    """Lift the mug, give the dice.
 
-    Below the announcement: the announcer loses a life; at least it: the lifter does (a true
-    Mia costs him 2, the ruleset's mia_costs).
+    Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
     """
     shown = MiaValue.parse(" ".join(dice))
     act(ctx, session, lambda s, state: mia.Lift(actor(s, state, by), shown))
@@ -113,9 +111,9 @@ def lift(
 
 @app.command()
 def giveup(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Give up against a Mia without looking.
+    """Give up against Mia: 1 life.
 
-    Costs one life, where lifting a true Mia costs two.
+    Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
     """
     act(ctx, session, lambda s, state: mia.GiveUp(actor(s, state, by)))
 
@@ -130,9 +128,9 @@ def odds(
     ruleset: RulesetOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """The chance a fresh roll is at least a value.
+    """The chance of a value.
 
-    Exact, of 36. In a session the standing value and the order of the doubles come from it.
+    How often a fresh roll is at least VALUE, of 36; a session gives its standing value and rules.
     """
     state = session_state(ctx, session, "mia") if ruleset is None else None
     rules = (

@@ -99,7 +99,9 @@ def options_from_table(
         raise UsageError(f"unknown Mia options: {', '.join(extra)[:60]}")
     first = table.get("first", names[0])
     if first not in names:
-        raise UsageError(f"unknown first roller {quote(str(first))}: players are {', '.join(names)}")
+        raise UsageError(
+            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
+        )
     direction = table.get("direction", rules.direction.value)
     if direction not in ("left", "right"):
         raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
@@ -225,9 +227,7 @@ class Won(NamedTuple):
     player: str
 
 
-Fact = (
-    Started | Announced | Believed | Lifted | GaveUp | LostLives | WentOut | RoundStarts | Won
-)
+Fact = Started | Announced | Believed | Lifted | GaveUp | LostLives | WentOut | RoundStarts | Won
 
 # ---------------------------------------------------------------------------- state
 
@@ -395,12 +395,8 @@ def _announce(state: State, i: int, value: MiaValue) -> State:
 
 def _believe(state: State, i: int) -> State:
     if state.phase is not Phase.ANSWER:
-        raise RuleViolation(
-            f"there is nothing to believe: {state.name(i)} rolls and announces"
-        )
-    return replace(
-        state, phase=Phase.ROLL, ruling=(_believed(state, i),), events=state.events + 1
-    )
+        raise RuleViolation(f"there is nothing to believe: {state.name(i)} rolls and announces")
+    return replace(state, phase=Phase.ROLL, ruling=(_believed(state, i),), events=state.events + 1)
 
 
 def _lift(state: State, i: int, dice: MiaValue) -> State:
