@@ -167,24 +167,24 @@ def test_odds_match_counting_all_36_rolls() -> None:
         pytest.param({}, "Ann 31", None, id="a-round-opens-with-anything"),
         pytest.param({}, "Ann mia", None, id="a-round-opens-with-mia"),
         pytest.param({}, "Ann 54; Bob 61", None, id="higher"),
-        pytest.param({}, "Ann 54; Bob 54", "higher than 54", id="equal-refused"),
+        pytest.param({}, "Ann 54; Bob 54", "must beat 54: 61 or more", id="equal-refused"),
         pytest.param({"equal_allowed": True}, "Ann 54; Bob 54", None, id="equal-allowed"),
-        pytest.param({"equal_allowed": True}, "Ann 54; Bob 53", "at least 54",
+        pytest.param({"equal_allowed": True}, "Ann 54; Bob 53", "must be 54 or more",
                      id="equal-not-lower"),
-        pytest.param({}, "Ann 54; Bob 53", "higher than 54", id="lower-refused"),
+        pytest.param({}, "Ann 54; Bob 53", "must beat 54: 61 or more", id="lower-refused"),
         pytest.param({}, "Ann 65; Bob 11", None, id="a-double-beats-65"),
         pytest.param({}, "Ann 11; Bob 22", None, id="ascending-22-over-11"),
-        pytest.param({}, "Ann 22; Bob 11", "higher than 22", id="ascending-not-11-over-22"),
+        pytest.param({}, "Ann 22; Bob 11", "must beat 22", id="ascending-not-11-over-22"),
         pytest.param({"doubles_order": DoublesOrder.REVERSED}, "Ann 22; Bob 11", None,
                      id="reversed-11-over-22"),
-        pytest.param({"doubles_order": DoublesOrder.REVERSED}, "Ann 11; Bob 22", "higher than 11",
+        pytest.param({"doubles_order": DoublesOrder.REVERSED}, "Ann 11; Bob 22", "must beat 11",
                      id="reversed-not-22-over-11"),
         pytest.param({"doubles_order": DoublesOrder.REVERSED}, "Ann 65; Bob 66", None,
                      id="reversed-66-still-over-65"),
         pytest.param({}, "Ann 66; Bob mia", None, id="mia-over-66"),
         pytest.param({"doubles_order": DoublesOrder.REVERSED}, "Ann 11; Bob mia", None,
                      id="reversed-mia-over-11"),
-        pytest.param({}, "Ann 54; Bob believe; Bob 53", "higher than 54", id="believer-too-low"),
+        pytest.param({}, "Ann 54; Bob believe; Bob 53", "must beat 54: 61 or more", id="believer-too-low"),
         pytest.param({}, "Ann 54; Bob believe; Bob 61; Cy 62", None, id="believer-then-next"),
         pytest.param({}, "Ann mia; Bob believe", "nothing beats Mia", id="mia-not-believed"),
         pytest.param({}, "Ann mia; Bob mia", "nothing beats Mia", id="mia-not-announced-over"),
@@ -213,7 +213,7 @@ def test_announcements(changes: dict[str, Any], script: str, refused: str | None
 
 def test_announcing_over_a_value_means_believing_it() -> None:
     state = play("Ann 54; Bob 61", table())
-    assert words(state.ruling) == "Bob believes Ann's 54; Bob announces 61"
+    assert words(state.ruling) == "Bob believes Ann's 54 and announces 61"
     assert (state.standing, state.turn, state.phase) == (MiaValue(6, 1), 2, mia.Phase.ANSWER)
 
 
@@ -377,6 +377,14 @@ def test_bad_options_from_a_file() -> None:
         mia.options_from_table({"first": "Zed"}, people, DEFAULT)
     with pytest.raises(UsageError, match="unknown Mia options: buy_in"):
         mia.options_from_table({"buy_in": 2}, people, DEFAULT)
+
+
+def test_another_games_event_is_a_refusal_not_a_crash() -> None:
+    from referee.games.kariki import Claim
+    from referee.notation.dice import Rank
+
+    with pytest.raises(RuleViolation, match="is not a Mia action"):
+        mia.apply(table(), Claim("Ann", Rank.NINE))  # type: ignore[arg-type]
 
 
 def test_stored_events_are_checked() -> None:

@@ -331,6 +331,10 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
+    if not isinstance(event, Announce | Believe | Lift | GiveUp):  # another game's, typed by slip
+        raise RuleViolation(
+            f"'{str(event)[:40]}' is not a Mia action: announce, believe, lift, giveup"
+        )
     if state.is_over:
         raise RuleViolation(f"the game is over: {state.winner} won")
     match event:
@@ -377,10 +381,9 @@ def _announce(state: State, i: int, value: MiaValue) -> State:
     if state.phase is Phase.ANSWER:  # announcing over a value means he believed it
         facts.append(_believed(state, i))
     if not beats(value, state.standing, state.rules):
-        at_least = "at least" if state.rules.equal_allowed else "higher than"
-        raise RuleViolation(
-            f"announcement {quote(str(value))} is too low: it must be {at_least} {state.standing}"
-        )
+        lowest = announceable(state)[0]
+        need = f"be {lowest}" if state.rules.equal_allowed else f"beat {state.standing}: {lowest}"
+        raise RuleViolation(f"announcement {quote(str(value))} must {need} or more")
     facts.append(Announced(state.name(i), value, state.standing))
     return replace(
         state,
@@ -553,7 +556,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                 case Announced(by=by, value=value):
                     add(by, "announcements")
                     if value == MIA:
-                        add(by, "Mias announced")
+                        add(by, "announced Mia")
                 case Believed(by=by):
                     add(by, "believed")
                 case Lifted(by=by, announcer=announcer, true=true):

@@ -11,7 +11,11 @@ from referee.text import printable
 
 def words(facts: Sequence[mia.Fact]) -> str:
     """A ruling in words: `Bob lifts Ann's 54: 43 shown, a lie; Ann loses a life (5 left)`."""
-    return "; ".join(_sentence(f) for f in facts)
+    said = "; ".join(_sentence(f) for f in facts)
+    match facts:  # believing and announcing at once reads as one sentence
+        case [mia.Believed(by=by), mia.Announced(value=value)]:
+            return said.replace(f"; {printable(by)} announces {value}", f" and announces {value}")
+    return said
 
 
 def lives(n: int) -> str:
