@@ -571,8 +571,8 @@ def test_the_shell_plays_mia_with_short_forms(
         "fresh roll 65 or better: 10/36 (27.8%)",
     ):
         assert seen in out, seen
-    assert "  lift     Lift the mug, give the dice.\n" in out  # help: one line each
-    assert "  giveup   Give up against Mia: 1 life.\n" in out
+    assert "  lift     Lift the mug: dice shown.\n" in out  # help: one line each
+    assert "  giveup   Give up to Mia: 1 life.\n" in out
     assert json.loads(referee("show", "--json").out)["players"][0]["lives"] == 4
 
 
@@ -586,3 +586,16 @@ def test_stats_and_exports_count_lives(referee: Runner, home: Path, tmp_path: Pa
     for fmt in ("csv", "json", "md", "html", "svg"):
         result = referee("export", "--format", fmt, "-s", "night", "-o", str(tmp_path / f"n.{fmt}"))
         assert result.code == 0, (fmt, result)
+
+
+def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> None:
+    shown = referee("mia", "--help").out.splitlines()
+    actions = shown[shown.index("Commands:") + 1 :]
+    assert [line.split()[0] for line in actions] == [
+        "announce",
+        "believe",
+        "lift",
+        "giveup",
+        "odds",
+    ]
+    assert all(len(line) <= 40 and not line.endswith("...") for line in actions), actions

@@ -101,7 +101,7 @@ def lift(
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Lift the mug, give the dice.
+    """Lift the mug: dice shown.
 
     Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
     """
@@ -111,7 +111,7 @@ def lift(
 
 @app.command()
 def giveup(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Give up against Mia: 1 life.
+    """Give up to Mia: 1 life.
 
     Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
     """
