@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.stateful import initialize, invariant, rule
 
 from conftest import Runner, session_file, snapshot
 from referee import storage
@@ -23,6 +24,7 @@ from referee.notation.dice import ALL_ROLLS
 from referee.notation.mia import ALL_VALUES, MIA, DoublesOrder, MiaValue, chance_at_least, ladder
 from referee.render.mia_words import words
 from referee.session import states
+from test_machines import SETTINGS, SessionMachine
 
 DEFAULT = mia.Rules.from_table(storage.load_ruleset("mia"), "mia")
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -599,3 +601,79 @@ def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> No
         "odds",
     ]
     assert all(len(line) <= 40 and not line.endswith("...") for line in actions), actions
+
+
+# ------------------------------------------------------------------ random nights
+
+
+VALUES = st.sampled_from(ALL_VALUES)
+
+
+class MiaNight(SessionMachine):
+    """Random nights aimed at the last life: the shared invariants, and lives that add up."""
+
+    @initialize(
+        players=st.integers(2, 4),
+        start_lives=st.sampled_from([1, 2, 3]),
+        order=st.sampled_from(["ascending", "reversed"]),
+        equal=st.booleans(),
+        starter=st.sampled_from(["winner", "loser"]),
+        direction=st.sampled_from(["left", "right"]),
+    )
+    def start(
+        self, players: int, start_lives: int, order: str, equal: bool, starter: str, direction: str
+    ) -> None:
+        table = storage.load_ruleset("mia")
+        table.update(lives=start_lives, doubles_order=order, equal_allowed=equal,
+                     next_starter=starter)  # fmt: skip
+        names = ["Ann", "Bob", "Cy", "Dee"][:players]
+        self.begin("mia", table, names, {"first": "Ann", "direction": direction})
+
+    def turn(self) -> str:
+        return str(self.state.name(self.state.turn))
+
+    @rule(data=st.data())
+    def announce_the_smallest_allowed(self, data: st.DataObject) -> None:
+        allowed = mia.announceable(self.state)
+        if allowed:
+            self.act(mia.Announce(self.turn(), data.draw(st.sampled_from(allowed[:3]))))
+
+    @rule(value=VALUES)
+    def announce_anything(self, value: MiaValue) -> None:
+        self.act(mia.Announce(self.turn(), value))
+
+    @rule()
+    def believe(self) -> None:
+        self.act(mia.Believe(self.turn()))
+
+    @rule(dice=VALUES)
+    def lift(self, dice: MiaValue) -> None:
+        self.act(mia.Lift(self.turn(), dice))
+
+    @rule(true=st.booleans())
+    def lift_the_truth_or_a_lie(self, true: bool) -> None:
+        standing = self.state.standing
+        if standing is not None:  # aimed at the limits: exactly the value, or the lowest roll
+            self.act(mia.Lift(self.turn(), standing if true else MiaValue(3, 1)))
+
+    @rule()
+    def give_up(self) -> None:
+        self.act(mia.GiveUp(self.turn()))
+
+    @rule(player=st.sampled_from(["Ann", "Bob", "Cy", "Dee"]))
+    def out_of_turn(self, player: str) -> None:
+        self.act(mia.Lift(player, MIA))
+
+    @invariant()
+    def lives_add_up(self) -> None:
+        if self.started:
+            state = self.state
+            assert all(0 <= s.lives <= state.rules.lives for s in state.seats)
+            assert {s.name for s in state.seats if s.lives == 0} == set(state.out)
+            assert state.is_over == (state.phase is mia.Phase.OVER)
+            if not state.is_over:
+                assert state.seats[state.turn].lives > 0  # an out player never has the turn
+
+
+MiaNight.TestCase.settings = SETTINGS
+test_mia_nights = MiaNight.TestCase
