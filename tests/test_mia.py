@@ -588,6 +588,10 @@ def test_stats_and_exports_count_lives(referee: Runner, home: Path, tmp_path: Pa
     for fmt in ("csv", "json", "md", "html", "svg"):
         result = referee("export", "--format", fmt, "-s", "night", "-o", str(tmp_path / f"n.{fmt}"))
         assert result.code == 0, (fmt, result)
+    assert referee("import", str(tmp_path / "n.json"), "--name", "again").code == 0
+    again = json.loads(referee("show", "--json", "-s", "again").out)
+    assert {**again, "session": ""} == {**json.loads(referee("show", "--json", "-s", "night").out),
+                                        "session": ""}  # fmt: skip
 
 
 def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> None:
