@@ -25,6 +25,7 @@ from typing import NamedTuple, Protocol
 HEADER_TIMEOUT = 5.0  # seconds a client has to send its request
 WRITE_TIMEOUT = 5.0  # seconds a client has to take what it is sent
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream
+MIN_GAP = 0.25  # seconds between two renders: a burst of saves costs the shell a few, not each
 MAX_CLIENTS = 1024  # connections at once; past it a new one is closed at once
 MAX_STREAMS = 256  # open event streams at once (phones at one table: a few dozen)
 HEAD_LIMIT = 8192  # bytes of request line and headers
@@ -115,13 +116,24 @@ class LiveServer:
             await self.watch()
 
     async def watch(self) -> None:
-        """Render again whenever the source's stamp changes, and wake every stream."""
+        """Render again whenever the source's stamp changes, and wake every stream.
+
+        A lone save is shown within `poll`; in a burst (a script piped into the shell) renders
+        are `MIN_GAP` apart and the last one shows the final state.
+        """
+        loop = asyncio.get_running_loop()
+        rendered = loop.time()
         while True:
             await asyncio.sleep(self.poll)
             stamp = await asyncio.to_thread(self.source.stamp)
             if stamp == self.stamp:
                 continue
+            pause = rendered + MIN_GAP - loop.time()
+            if pause > 0:
+                await asyncio.sleep(pause)
+                stamp = await asyncio.to_thread(self.source.stamp)
             self.stamp = stamp
+            rendered = loop.time()
             page = await asyncio.to_thread(self.source.render, self.version + 1)
             self.version += 1
             self.page = page

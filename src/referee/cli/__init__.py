@@ -302,7 +302,7 @@ def shell(
     if serve:
         from referee.cli.serve import start_background
 
-        server = start_background(prompt.ref, None, None)
+        server = start_background(prompt.ref, None, None, prompt.space)
     try:
         code = prompt.loop()
     finally:

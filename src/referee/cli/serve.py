@@ -10,14 +10,17 @@ from __future__ import annotations
 import asyncio
 import errno
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from referee import storage
 from referee.cli import output
 from referee.cli.common import SessionOpt, Workspace, workspace
 from referee.errors import RefereeError, UsageError, quote
 from referee.server import SCRIPT, Background, LiveServer, Page, lan_address, new_token
+from referee.storage import Loaded
 
 DEFAULT_PORT = 8765
 HEADING = "scan for the live card (same Wi-Fi):"
@@ -45,9 +48,10 @@ HostOpt = Annotated[
 class SessionSource:
     """The share card of a session: `-s` names one, else whichever is current at the time."""
 
-    def __init__(self, ref: str | None) -> None:
-        self.space = Workspace()  # its own: the server's thread never shares the shell's
+    def __init__(self, ref: str | None, shell: Workspace | None = None) -> None:
+        self.space = Workspace()  # its own: the server's thread never changes the shell's
         self.ref = ref
+        self.shell = shell  # `shell --serve`: its replay in memory spares one here
         self.shown: str | None = None  # the name of the session last shown
 
     def stamp(self) -> object:
@@ -75,7 +79,7 @@ class SessionSource:
                 path = self.space.home.session_path(self.shown)  # `delete` took the pointer
             if not path.exists():
                 raise UsageError(f"the session {quote(path.stem)} was deleted or renamed")
-            loaded = self.space.load(str(path))
+            loaded = self.load(path)
             self.shown = path.stem
             card = share.share_card(loaded.session, loaded.state)
             body, title = share.fragment(card), card.title
@@ -83,6 +87,17 @@ class SessionSource:
             body = share.notice(f"{error}; the card comes back when the session does")
             title = "referee"
         return Page(share.document(body, title, script=SCRIPT, version=version), body)
+
+
+    def load(self, path: Path) -> Loaded:
+        """The session as its file is now: the shell's replay when it is of exactly these
+        bytes (an immutable `Loaded`, safe to read from this thread), else a load here."""
+        known = self.shell.known if self.shell is not None else None
+        if known is not None and known.path == path:
+            raw = storage.read_bytes(path, "session file")
+            if known.digest == storage.digest_of(raw):
+                return known
+        return self.space.load(str(path))
 
 
 def address_lines(host: str, port: int, token: str, width: int) -> list[str]:
@@ -109,10 +124,12 @@ def listen(
                              f"{error.strerror or error}") from None  # fmt: skip
 
 
-def start_background(ref: str | None, host: str | None, port: int | None) -> Background:
+def start_background(
+    ref: str | None, host: str | None, port: int | None, shell: Workspace | None = None
+) -> Background:
     """`shell --serve`: the server on a thread of the shell's process; prints its address."""
     host = host or lan_address()
-    source = SessionSource(ref)
+    source = SessionSource(ref, shell)
     token = new_token()
     last: OSError | None = None
     for attempt in ([port] if port is not None else [DEFAULT_PORT, 0]):

@@ -117,24 +117,27 @@ def share_card(session: Session, state: Any) -> ShareCard:
 
     engine = session.engine
     outcome = engine.outcome(state)
-    card = games.module(session.game, "render").card
+    render = games.module(session.game, "render")
+    card = render.card
     return ShareCard(
         game=games.info(session.game).title,
         name=session.name,
         date=local_date(session.created),
         result=result_line(outcome, engine.turn(state)),
         standings=standings(outcome, engine.scores(state), tuple(p.name for p in session.players)),
-        narrow=phone_card(lambda width: card(state, session.name, width, compact=False)),
+        narrow=phone_card(
+            lambda width: card(state, session.name, width, compact=False),
+            lambda width: int(render.card_lines(state, width)),
+        ),
         wide=card_text(card(state, session.name, WIDE, compact=False), WIDE),
     )
 
 
-def phone_card(draw: Callable[[int], RenderableType]) -> str:
+def phone_card(draw: Callable[[int], RenderableType], lines: Callable[[int], int]) -> str:
     """The card at 40 columns, or at 50 when that lays it out in a third fewer lines (the
     Kariki crosses two abreast): still readable on a 360 px screen, and far less scrolling."""
-    narrow = card_text(draw(NARROW), NARROW)
-    roomy = card_text(draw(ROOMY), ROOMY)
-    return roomy if len(roomy.splitlines()) <= 0.7 * len(narrow.splitlines()) else narrow
+    width = ROOMY if lines(ROOMY) <= 0.7 * lines(NARROW) else NARROW
+    return card_text(draw(width), width)
 
 
 def escape(text: str) -> str:
