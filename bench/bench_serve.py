@@ -9,6 +9,8 @@ min and median of its runs; the shell's cost is a ratio of interleaved pairs (wi
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import socket
@@ -83,12 +85,8 @@ def save_to_event(home: Path, rounds: int) -> list[float]:
 
     os.environ.update(env_for(home))
     for i in range(rounds):
-        with open(os.devnull, "w") as quiet:
-            sys.stdout, saved = quiet, sys.stdout
-            try:
-                run(["kariki", "claim", "9"] if i % 2 == 0 else ["undo"])
-            finally:
-                sys.stdout = saved
+        with contextlib.redirect_stdout(io.StringIO()):
+            run(["kariki", "claim", "9"] if i % 2 == 0 else ["undo"])
         stream.wait()
         arrived = time.time()
         saved = (home / "sessions" / "bench.toml").stat().st_mtime
