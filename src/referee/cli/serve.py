@@ -151,7 +151,7 @@ def serve(
     port: PortOpt = None,
     host: HostOpt = None,
 ) -> None:
-    """Show the live card on every phone at the table.
+    """The card, live on phones.
 
     Serves the session's card as a read-only page on the local network and shows its address
     as a QR code to scan. The page updates by itself after every save; it follows 'use'
