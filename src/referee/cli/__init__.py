@@ -281,15 +281,33 @@ def use(
     output.print_text(f"current session: {ref}")
 
 
-def shell(ctx: typer.Context, session: SessionOpt = None) -> None:
+def shell(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    serve: Annotated[
+        bool, typer.Option("--serve", help="Also show the live card on the table's phones.")
+    ] = False,
+) -> None:
     """Play a night in a prompt.
 
     Type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'. Reads lines from a pipe
-    too: 'referee shell < night.txt' plays a scripted game.
+    too: 'referee shell < night.txt' plays a scripted game. With --serve, the others follow
+    the card on their phones (see 'referee serve').
     """
     from referee.cli.shell import Shell
 
-    code = Shell(session or workspace(ctx).default_ref).loop()
+    ref = session or workspace(ctx).default_ref
+    prompt = Shell(ref)
+    server = None
+    if serve:
+        from referee.cli.serve import start_background
+
+        server = start_background(prompt.ref, None, None, prompt.space)
+    try:
+        code = prompt.loop()
+    finally:
+        if server is not None:
+            server.stop()
     if code:
         raise typer.Exit(code)
 
@@ -347,6 +365,7 @@ SHARED: dict[str, Callable[..., None]] = {
 
 
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
+SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 
 
 def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer.Typer:
@@ -375,6 +394,10 @@ def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer
         for name, found in history.COMMANDS.items():
             if only in (None, name):
                 app.command(name)(found)
+    if only in (None, SERVE):
+        from referee.cli.serve import serve as serve_command
+
+        app.command(SERVE)(serve_command)
     if only in (None, "rules"):
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -430,7 +453,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
     owner = [g for g in games.GAMES if first in g.commands]
     if owner:
         return owner
-    if first in SHARED or first in HISTORY or first == "rules":
+    if first in SHARED or first in HISTORY or first in ("rules", SERVE):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -439,7 +462,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, "rules", "new") else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE) else None
     own = first and (
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )

@@ -31,16 +31,14 @@ class Format(Enum):
     MD = "md"
     HTML = "html"
     SVG = "svg"
+    PNG = "png"
     SQLITE = "sqlite"
-
-
-SHARE_WIDTH = 48  # html and svg cards: a phone's screen, with room to spare
 
 
 def export(
     ctx: typer.Context,
     format: Annotated[
-        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg or sqlite.")
+        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg, png or sqlite.")
     ] = Format.CSV,
     out: Annotated[
         Path | None,
@@ -60,8 +58,9 @@ def export(
 ) -> None:
     """Export a session.
 
-    As CSV rows, JSON (which 'import' reads back), a Markdown report, the card as HTML or
-    SVG to share, or with sqlite (and --all, every session) a database.
+    As CSV rows, JSON (which 'import' reads back), a Markdown report, the share card as a
+    page (html), a picture (svg, or png with the png extra), or with sqlite (and --all, every
+    session) a database.
     """
     if format is Format.SQLITE:
         if out is None:
@@ -72,6 +71,15 @@ def export(
     if all_sessions:
         raise UsageError("--all goes with --format sqlite")
     loaded = open_session(ctx, session)
+    if format is Format.PNG:
+        if out is None:
+            raise UsageError("png is a binary file: give -o FILE")
+        from referee.render.share import share_card
+        from referee.render.share_png import png
+
+        storage.write_new(out, png(share_card(loaded.session, loaded.state)), force=force)
+        output.print_text(f"exported to {out}")
+        return
     text = _render(loaded, format)
     if out is None:
         sys.stdout.write(output_safe(text, format))
@@ -99,33 +107,19 @@ def _render(loaded: storage.Loaded, format: Format) -> str:
         case Format.MD:
             return history.markdown(session, engine.outcome(state), _card_text(loaded, 60))
         case Format.HTML | Format.SVG:
-            return _card_export(loaded, format)
-    raise AssertionError(format)  # pragma: no cover - sqlite is written elsewhere
+            from referee.render import share
 
-
-def _recorded(loaded: storage.Loaded, width: int) -> Any:
-    from rich.console import Console
-
-    render = games.module(loaded.session.game, "render")
-    import io
-
-    console = Console(record=True, width=width, file=io.StringIO(), color_system="truecolor",
-                      highlight=False, emoji=False)  # fmt: skip
-    console.print(render.card(loaded.state, loaded.session.name, width, compact=False))
-    return console
+            card = share.share_card(session, state)
+            return share.svg(card) if format is Format.SVG else share.page(card)
+    raise AssertionError(format)  # pragma: no cover - sqlite and png are written elsewhere
 
 
 def _card_text(loaded: storage.Loaded, width: int) -> str:
-    text: str = _recorded(loaded, width).export_text(styles=False)
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    from referee.render.share import card_text
 
-
-def _card_export(loaded: storage.Loaded, format: Format) -> str:
-    console = _recorded(loaded, SHARE_WIDTH)
-    title = f"{loaded.session.game}: {loaded.session.name}"
-    if format is Format.SVG:
-        return str(console.export_svg(title=title))
-    return str(console.export_html(inline_styles=True))
+    render = games.module(loaded.session.game, "render")
+    return card_text(render.card(loaded.state, loaded.session.name, width, compact=False),
+                     width) + "\n"  # fmt: skip
 
 
 def _export_sqlite(
