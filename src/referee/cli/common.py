@@ -130,14 +130,21 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
 
 
 def every_session(ctx: typer.Context) -> Iterator[storage.Loaded]:
-    """Every session in the data folder that loads; one that does not is skipped with a
-    warning line naming its file."""
+    """Every session in the data folder that loads, each identity once (a night imported twice
+    counts once); one that does not load is skipped with a warning line naming its file."""
+    from referee.history import session_id
+
     space = workspace(ctx)
+    seen: set[str] = set()
     for path in storage.session_files(space.home):
         try:
-            yield storage.load(path, space.cache)
+            loaded = storage.load(path, space.cache)
         except RefereeError as error:
             output.warning_line(f"skipped {path.name}: {error}")
+            continue
+        if session_id(loaded.session) not in seen:
+            seen.add(session_id(loaded.session))
+            yield loaded
 
 
 # ---------------------------------------------------------------------------- starting
