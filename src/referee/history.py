@@ -48,15 +48,18 @@ def ruleset_name(session: Session) -> str:
     return default
 
 
-def unique_by_id(items: Iterable[T], key: Callable[[T], str]) -> list[T]:
-    """`items` without a repeated identity, the first of each kept: one night counts once."""
-    seen: set[str] = set()
-    found = []
+def unique_by_id(
+    items: Iterable[T], key: Callable[[T], str], rank: Callable[[T], Any] | None = None
+) -> list[T]:
+    """`items` without a repeated identity, in the order each first came: one night counts
+    once. Of the copies, the lowest `rank` is kept (else the first), so which file holds the
+    copy never changes the answer."""
+    best: dict[str, T] = {}
     for item in items:
-        if key(item) not in seen:
-            seen.add(key(item))
-            found.append(item)
-    return found
+        found = best.get(key(item))
+        if found is None or (rank is not None and rank(item) < rank(found)):
+            best[key(item)] = item
+    return list(best.values())
 
 
 # ---------------------------------------------------------------------------- times
@@ -452,7 +455,8 @@ class Filters:
 
 def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
     """The sessions stats count: each identity once, those `filters` keep, oldest first."""
-    found = [s for s in unique_by_id(summaries, lambda s: s.id) if filters.keep(s)]
+    once = unique_by_id(summaries, lambda s: s.id, lambda s: (s.updated, len(s.name), s.name))
+    found = [s for s in once if filters.keep(s)]
     return sorted(found, key=lambda s: (s.played, s.id))
 
 
@@ -641,5 +645,5 @@ def bar_chart(rows_: Sequence[tuple[str, int]], width: int = 40) -> list[str]:
         bar = "#" * (round(value * room / top) if top > room else value)
         if value and not bar:
             bar = "#"  # any play at all shows
-        lines.append(f"{key:<{label}} {bar} {value}".rstrip())
+        lines.append(" ".join(part for part in (f"{key:<{label}}", bar, str(value)) if part))
     return lines

@@ -139,9 +139,9 @@ def _export_sqlite(
     space = workspace(ctx)
     chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
     tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in history.SQLITE_TABLES}
+    # each identity once (every_session keeps the original), oldest first: the same nights
+    # give the same file
     summaries = [(history.summarise(loaded.session), loaded) for loaded in chosen]
-    # each identity once, oldest first: the same nights give the same file
-    summaries = history.unique_by_id(summaries, lambda pair: pair[0].id)
     summaries.sort(key=lambda pair: (pair[0].played, pair[0].id))
     for summary, loaded in summaries:
         found = history.sqlite_rows(
@@ -354,13 +354,16 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
 def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
     """One player's card: results, places, streaks, form, money, boards."""
     name = row["name"]
-    lines = [f"{name}: {row['games']} played, {row['wins']} won ({_percent(row['win_rate'])})",
+    lines = [f"{name}: {row['games']} played, {row['finished']} finished, {row['wins']} won",
+             f"win rate {_percent(row['win_rate'])} of the finished",
              f"first {row['first_played']}, last {row['last_played']}"]  # fmt: skip
     if row["places"]:
         places = [f"{_ordinal(int(k))} {v}" for k, v in row["places"].items()]
         lines.append("places: " + ", ".join(places))
     streak = row["streak"]
-    lines.append(f"streak: {streak['current'] or '-'} now, longest {streak['longest_win']} wins")
+    longest = streak["longest_win"]
+    wins = f"{longest} win{'s' * (longest != 1)}"
+    lines.append(f"streak: {streak['current'] or '-'} now, longest {wins}")
     lines.append(f"last 10: {row['form'] or '-'}")
     if row["money"] is not None:
         m = row["money"]
