@@ -470,3 +470,18 @@ def test_a_league_imported_twice_counts_once(
     twice = everything(referee, tmp_path / "twice.db")
     assert twice == once
     assert (tmp_path / "twice.db").read_bytes() == (tmp_path / "once.db").read_bytes()
+
+
+def test_the_readme_has_a_try_it_line_for_every_bundled_example(referee: Runner) -> None:
+    import shlex
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    block = readme.split("### Try it on the bundled examples")[1].split("```sh\n")[1]
+    lines = [ln.split("  #")[0] for ln in block.split("```")[0].splitlines()]
+    for example in sorted(EXAMPLES.glob("*.toml")):
+        assert any(f"examples/{example.name}" in ln for ln in lines), example.name
+    for line in lines:
+        args = shlex.split(line.replace("examples/", f"{EXAMPLES}/"))
+        assert args[0] == "referee"
+        result = referee(*args[1:])
+        assert result.code == 0 and result.out, line
