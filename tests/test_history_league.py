@@ -485,3 +485,18 @@ def test_the_readme_has_a_try_it_line_for_every_bundled_example(referee: Runner)
         assert args[0] == "referee"
         result = referee(*args[1:])
         assert result.code == 0 and result.out, line
+
+
+def test_a_log_over_midnight_dates_the_first_event_of_each_day(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for at, action in (("23:58", "9"), ("23:59", "10")):
+        monkeypatch.setenv("REFEREE_CLOCK", f"2026-11-29T{at}:00+00:00")
+        if action == "9":
+            referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+        referee("kariki", "claim", action)
+    monkeypatch.setenv("REFEREE_CLOCK", "2026-11-30T00:01:00+00:00")
+    referee("kariki", "pull", "4-5")
+    times = [line.split()[1:3] for line in referee("log").out.splitlines() if line[:2].strip()]
+    assert times == [["11-29", "23:58"], ["23:59", "Bob"], ["11-30", "00:01"]]
+    assert history.log_times(["2026-11-29T20:00:00+00:00", None]) == ["20:00", ""]

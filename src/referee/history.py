@@ -79,6 +79,20 @@ def local_date(stored: str | None) -> str:
     return local_time(stored)[:10]
 
 
+def log_times(stored: Sequence[str | None]) -> list[str]:
+    """Event times for a log: `21:04`; when the events run over more than one local day, the
+    first of each day also shows its date (`11-30 00:01`)."""
+    days = [local_date(at) for at in stored]
+    several = len(set(days) - {""}) > 1
+    shown = []
+    last = ""
+    for at, day in zip(stored, days, strict=True):
+        clock = local_time(at, date=False)
+        shown.append(f"{day[5:]} {clock}" if several and day and day != last else clock)
+        last = day or last
+    return shown
+
+
 def parse_day(text: str, option: str = "--since") -> str:
     """A day typed as `2026-11-01`, or `UsageError` saying how to write one."""
     from datetime import date

@@ -147,22 +147,18 @@ def log(
     if not numbered:
         output.print_text("no events yet")
         return
+    from referee.history import log_times
     from referee.render.common import history
+    from referee.session import TIME_KEY
 
+    stamps = [e.get(TIME_KEY) for _, (e, _) in numbered]
+    times = log_times([at if isinstance(at, str) else None for at in stamps])
     output.draw(
         history(
-            [(n, short_time(e), words_of(played.game, engine.ruling(s))) for n, (e, s) in numbered]
+            [(n, at, words_of(played.game, engine.ruling(s)))
+             for (n, (_, s)), at in zip(numbered, times, strict=True)]
         )
     )
-
-
-def short_time(event: Any) -> str:
-    """When an event was entered, as a short local time (`21:04`), or '' if not stored."""
-    from referee.session import TIME_KEY, event_time
-
-    at = event.get(TIME_KEY)
-    found = event_time(at) if isinstance(at, str) else None
-    return found.astimezone().strftime("%H:%M") if found is not None else ""
 
 
 def words_of(game: str, ruling: object) -> str:
