@@ -92,6 +92,16 @@ def test_a_shared_win_shares_first_place_and_counts_level() -> None:
                       "ahead": {"Ann": 0, "Bob": 1}, "level": 1}  # fmt: skip
 
 
+def test_the_games_own_shared_places_are_kept() -> None:
+    night = replace(summary("1", "Ann Bob Cy Dee"), shared=[1, 2, 2, 4])  # two out at once
+    assert history.places(night) == {"Ann": 1, "Bob": 2, "Cy": 2, "Dee": 4}
+    versus = history.stats([night], versus=("Bob", "Cy"))["versus"]
+    assert versus["ahead"] == {"Bob": 0, "Cy": 0} and versus["level"] == 1
+    assert history.Summary.from_plain(night.to_plain()) == night
+    with pytest.raises(ValueError, match="not a summary"):
+        history.Summary.from_plain(night.to_plain() | {"shared": [1, 2]})
+
+
 def test_head_to_head_is_by_who_finished_ahead_not_only_wins() -> None:
     made = [summary("1", "Cy Ann Bob"), summary("2", "Cy Ann Bob"), summary("3", "Bob Cy Ann")]
     versus = history.stats(made, versus=("Ann", "Bob"))["versus"]
@@ -438,6 +448,9 @@ def league_nights(home: Path, count: int = 200) -> list[Path]:
         keep = len(source.events) if short or k % 25 == 0 else 4 + k % 9
         night = replace(source, name=f"n{k:03d}", created=start, updated=start,
                         events=source.events[:keep], undone=())  # fmt: skip
+        if hasattr(night, "id"):  # sessions with ids (issue 18): each night its own
+            own: dict[str, Any] = {"id": f"{k + 1:032x}"}
+            night = replace(night, **own)
         path = folder / f"n{k:03d}.toml"
         path.write_text(storage.session_to_text(night), encoding="utf-8")
         made.append(path)

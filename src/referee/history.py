@@ -331,6 +331,7 @@ class Summary:
     updated: str
     provisional: bool = False
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
+    shared: list[int] = field(default_factory=list)  # the game's places, if some share one
 
     @property
     def status(self) -> str:
@@ -354,7 +355,7 @@ class Summary:
         """As JSON data."""
         plain = {k: getattr(self, k) for k in (*_SUMMARY_TEXT, *_SUMMARY_LISTS)}
         return plain | {"finished": self.finished, "provisional": self.provisional,
-                        "tally": self.tally}  # fmt: skip
+                        "tally": self.tally, "shared": self.shared}  # fmt: skip
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
@@ -367,14 +368,14 @@ class Summary:
             and data.get("game") in games.BY_NAME
             and all(_names(data.get(k)) for k in _SUMMARY_LISTS)
             and isinstance(data.get("finished"), bool) and isinstance(data.get("provisional"), bool)
-            and isinstance(tally, dict)
+            and isinstance(tally, dict) and _places_ok(data.get("shared"), data.get("standings"))
             and all(isinstance(p, str) and isinstance(row, dict)
                     and all(isinstance(k, str) and type(v) is int for k, v in row.items())
                     for p, row in tally.items())
         ):  # fmt: skip
             raise ValueError("not a summary")
         return cls(**{k: data[k] for k in (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished",
-                                           "provisional", "tally")})  # fmt: skip
+                                           "provisional", "tally", "shared")})  # fmt: skip
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
@@ -383,6 +384,12 @@ _SUMMARY_LISTS = ("players", "winners", "standings")
 
 def _names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _places_ok(value: object, standings: object) -> bool:
+    return isinstance(value, list) and isinstance(standings, list) and (
+        not value or len(value) == len(standings)) and all(
+        type(v) is int and v >= 1 for v in value)  # fmt: skip
 
 
 def summarise(session: Session) -> Summary:
@@ -397,7 +404,13 @@ def summarise(session: Session) -> Summary:
         result = engine.outcome(initial(session))
     players = [p.name for p in session.players]
     standings = [n for n in result.standings if n in players]
+    # the game's shared places (`Outcome.places`, where it gives them) for the standings it
+    # names; a seat it leaves out comes last
+    given = list(getattr(result, "places", ()) or ())
+    shared = given if len(given) == len(standings) == len(result.standings) else []
     standings += [n for n in players if n not in standings]  # every seat has a place
+    if shared:
+        shared += [len(shared) + 1 + k for k in range(len(standings) - len(shared))]
     return Summary(
         id=session_id(session),
         name=session.name,
@@ -411,18 +424,21 @@ def summarise(session: Session) -> Summary:
         updated=session.updated,
         provisional=result.provisional,
         tally=engine.tally(after),
+        shared=shared,
     )
 
 
 def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
-    """Each player's finishing place, 1 best, a shared win sharing 1st (standard competition
-    ranking); only of a finished session unless `every` (the standing so far)."""
+    """Each player's finishing place, 1 best: the game's own places where it shares some
+    (Kariki: by the last time out), else by the standings; a shared win shares 1st. Only of a
+    finished session, unless `every` (the standing so far)."""
     if not (summary.finished or every):
         return {}
+    order = summary.shared or range(1, len(summary.standings) + 1)
     found = {}
-    for index, name in enumerate(summary.standings, start=1):
+    for place, name in zip(order, summary.standings, strict=True):
         won = summary.finished and name in summary.winners
-        found[name] = 1 if won else index
+        found[name] = 1 if won else place
     return found
 
 
