@@ -179,7 +179,7 @@ def sqlite_rows(
         ],
         "results": [
             (session.name, name, place, int(name in result.winners), scores.get(name))
-            for place, name in enumerate(result.standings, start=1)
+            for place, name in zip(result.place_list(), result.standings, strict=True)
         ],
     }
 
