@@ -877,6 +877,8 @@ def _buyback(state: State, i: int, facts: list[Fact]) -> State:
     seat = state.seats[i]
     if not state.rules.buyback:
         raise RuleViolation("buy-backs are off in this ruleset")
+    if not state.has_money:
+        raise RuleViolation("a night without money (buy-in 0) has no buy-back")
     if not seat.out:
         raise RuleViolation(f"{seat.name} is not out: only a player who just went out buys back")
     if seat.buyback_used:

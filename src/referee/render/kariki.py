@@ -230,15 +230,20 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     return line
 
 
+SHORT_LEGEND: dict[Cause, str] = {**LEGEND, Cause.FALSE_ACCUSATION: "pull", Cause.SLASHES: "slash"}
+
+
 def legend(state: State, width: int) -> Text | None:
-    """One line naming the letters on the card (only those in use), and the crown mark."""
-    used = [f"{GLYPHS[c]} {LEGEND[c]}" for c in Cause if any(c in s.berries for s in state.seats)]
-    if any(s.crowns for s in state.seats):
-        used.append(f"{CROWN} crowns rolled")
-    if not used:
-        return None
-    roomy = "  ".join(used)
-    return Text(roomy if len(roomy) <= width else " ".join(used), style="dim")
+    """One line naming the berry letters in use, and the crown mark if it fits beside them."""
+    used = [
+        f"{GLYPHS[c]} {SHORT_LEGEND[c]}" for c in Cause if any(c in s.berries for s in state.seats)
+    ]
+    crown = [f"{CROWN} crowns"] if any(s.crowns for s in state.seats) else []
+    for parts, gap in ((used + crown, "  "), (used + crown, " "), (used, " ")):
+        line = gap.join(parts)
+        if len(line) <= width or parts is used:
+            return Text(line, style="dim") if line else None
+    return None  # pragma: no cover - the last choice always returns
 
 
 def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
