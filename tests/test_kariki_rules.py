@@ -496,7 +496,7 @@ def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> Non
     state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
     assert said(state) == (
         "Bob pulls 4-5 (Nine) on Nine: true, a berry for Bob; Bob is OUT (bartender/DJ). Buy"
-        " back: buyback Bob (2, pot 4); Ann wins the pot of 2 unless Bob buys back for 2"
+        " back: buyback Bob (2); Ann wins the pot of 2 unless Bob buys back for 2"
     )
     doc = k.summary(state)
     assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
@@ -606,8 +606,8 @@ def test_two_out_in_one_event_are_each_quoted_todays_price_and_told_it_doubles()
     state = play("Bob slash 3; Cy slash 3; Ann kariki", table("Ann Bob Cy", **rules))
     assert said(state) == (
         "Ann shows KARIKI: a crown; Bob gets a berry; Bob is OUT (bartender/DJ). Buy back:"
-        " buyback Bob (3, pot 6); crown 1: a berry for Cy; Cy is OUT. Buy back: buyback Cy"
-        " (3, pot 6); each pays 3 today; the price doubles after each buy-back; Ann wins the"
+        " buyback Bob (3); crown 1: a berry for Cy; Cy is OUT. Buy back: buyback Cy"
+        " (3); each pays 3 today; the price doubles after each buy-back; Ann wins the"
         " pot of 3 unless Bob or Cy buys back for 3"
     )
     assert [s.paid for s in play("Cy buyback; Bob buyback", state).seats] == [1, 7, 4]

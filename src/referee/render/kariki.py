@@ -70,7 +70,7 @@ def _result(state: State) -> Text:
     pot = f" the pot of {state.pot}" if state.has_money else ""
     if state.is_finished:
         return Text(f"{winner} won{pot}", style="bold green")
-    text = Text(f"{winner} leads: takes{pot} unless", style="bold")
+    text = Text(f"{winner} leads" + (f", for{pot}" if pot else ""), style="bold")
     _offers(state, text)
     text.append(f"\nsettle: nobody buys back, {winner} wins")
     return text
@@ -89,8 +89,9 @@ def _header(state: State, title: str, width: int) -> Text:
     header = Text()
     header.append("KARIKI", style="bold")
     header.append(f" {printable(title)}")
-    pot = f"pot {state.pot}"
-    header.append(" " * max(1, width - len(header) - len(pot)) + pot)
+    if state.has_money:  # a night without money has no pot
+        pot = f"pot {state.pot}"
+        header.append(" " * max(1, width - len(header) - len(pot)) + pot)
     return header
 
 
@@ -108,8 +109,9 @@ def cross(seat: Seat) -> list[str]:
     return [f"  {top}  ", f"{left}-{centre}-{right}", f"  {bottom}  "]
 
 
-def player_block(state: State, index: int) -> Text:
-    """One player's name line and cross with berries, slashes and crowns beside it."""
+def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
+    """One player's name line and cross with berries, slashes and crowns beside it; a flag
+    too long for the block's `width` goes on two lines at its `; `."""
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     head = Text("> " if on_turn else "  ", style="bold")
@@ -127,8 +129,9 @@ def player_block(state: State, index: int) -> Text:
     block = Text()
     block.append_text(head)
     for flag, style in flags(state, index):
-        block.append("\n  ")
-        block.append(flag, style=style)
+        for part in [flag] if len(flag) + 2 <= width else flag.split("; "):
+            block.append("\n  ")
+            block.append(part, style=style)
     for cross_line, extra in zip(cross(seat), info, strict=True):
         block.append(f"\n  {cross_line}  {extra}".rstrip())
     return block
@@ -169,7 +172,8 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
     """The drawn crosses, as many side by side as the width allows; the status last."""
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
     shown_width = min(width, per_row * (BLOCK_WIDTH + 2) - 2) if per_row > 1 else width
-    blocks = [player_block(state, i) for i in range(len(state.seats))]
+    block_width = width if per_row == 1 else BLOCK_WIDTH
+    blocks = [player_block(state, i, block_width) for i in range(len(state.seats))]
     parts: list[RenderableType] = [_header(state, title, shown_width)]
     if per_row == 1:
         parts += blocks
@@ -230,7 +234,12 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     return line
 
 
-SHORT_LEGEND: dict[Cause, str] = {**LEGEND, Cause.FALSE_ACCUSATION: "pull", Cause.SLASHES: "slash"}
+SHORT_LEGEND: dict[Cause, str] = {
+    **LEGEND,
+    Cause.FALSE_ACCUSATION: "pull",
+    Cause.SLASHES: "slash",
+    Cause.CROWNS: "by crowns",  # apart from the crowns rolled (^)
+}
 
 
 def legend(state: State, width: int) -> Text | None:
@@ -281,7 +290,8 @@ def card_lines(state: State, width: int) -> int:
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
     block_width = width if per_row == 1 else BLOCK_WIDTH
     heights = [
-        len(player_block(state, i).wrap(console, block_width)) for i in range(len(state.seats))
+        len(player_block(state, i, block_width).wrap(console, block_width))
+        for i in range(len(state.seats))
     ]
     tall = sum(max(heights[r : r + per_row]) for r in range(0, len(heights), per_row))
     legend = 1 if any(s.berries for s in state.seats) else 0

@@ -49,7 +49,7 @@ def _sentence(fact: k.Fact) -> str:
             return f"{n(player)} buys back for {price}: the pot is {pot}"
         case k.WentOut(player=player, bartender=bartender, price=price):
             role = " (bartender/DJ)" if bartender else ""
-            offer = f". Buy back: buyback {n(player)} ({price}, pot {price * 2})" if price else ""
+            offer = f". Buy back: buyback {n(player)} ({price})" if price else ""
             return f"{n(player)} is OUT{role}{offer}"
         case k.InPoo(player=player):
             return f"{n(player)} is in the poo"
