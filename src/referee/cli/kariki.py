@@ -255,10 +255,10 @@ def buyback(
 
 @app.command()
 def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """End the night: nobody else buys back.
+    """End the night.
 
-    When one player stands and a buy-back is still on offer: the offers close and the last
-    player standing takes the pot.
+    When one player stands and a buy-back is still on offer: nobody else buys back, the
+    offers close, and the last player standing takes the pot.
     """
     act(ctx, session, lambda s, state: kariki.Settle())
 
