@@ -21,7 +21,7 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.errors import UsageError
+from referee.errors import UsageError, quote
 from referee.games import kariki
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
 from referee.session import Session, resolve_player
@@ -182,8 +182,9 @@ def slash(
     rule_word, amount_given = rule, amount
     if rule is not None and rule.isascii() and rule.isdigit():  # `slash bob 3`: three slashes
         if amount is not None:
+            typed = quote(f"slash {who} {rule} {amount}", 40)
             raise UsageError(
-                f"slash {rule} {amount}: give a rule and a number, like slash bob drop 25"
+                f"{typed}: {rule[:12]} is a count, not a rule; like slash bob drop 25 or slash bob 3"
             )
         # A count of more digits than any table needs is refused below without parsing it all.
         rule_word, amount_given = None, int(rule) if len(rule) <= 12 else 10**12
