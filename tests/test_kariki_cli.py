@@ -70,7 +70,9 @@ def test_settle_is_refused_without_an_offer_that_ends_the_night(
         pytest.param("slash", "slash needs who broke a rule, like slash bob drop 25", id="slash"),
         pytest.param("buyback", "buyback needs the player who buys back", id="buyback"),
         pytest.param("claim one", "try 9, nine, 4-5, 66, boxcars or 1-1", id="double-ones-hint"),
-        pytest.param("slash bob 3 4", "'slash bob 3 4': 3 is a count, not a rule", id="two-numbers"),
+        pytest.param(
+            "slash bob 3 4", "'slash bob 3 4': 3 is a count, not a rule", id="two-numbers"
+        ),
         pytest.param("slash zed", "unknown player 'zed'", id="wrong-player"),
         pytest.param("slash bob dorp", "unknown slash rule 'dorp'", id="typo-rule"),
     ],
@@ -101,7 +103,11 @@ def test_a_missing_or_mistyped_argument_is_one_house_line(
     ],
 )  # fmt: skip
 def test_shell_short_forms(
-    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, line: str, stored: object
+    referee: Runner,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    line: str,
+    stored: dict[str, object],
 ) -> None:
     referee(*START)
     monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
@@ -130,9 +136,11 @@ def test_shell_help_lists_exactly_the_actions_that_work_now(
     shell = Shell("friday")
     text = shell.help()
     listed = [row.split()[0] for row in text.split("\nnot now")[0].splitlines()[1:]]
-    not_now = text.split("not now: ")[1].split("\nalso")[0].replace("\n", " ") if (
-        "not now: " in text
-    ) else ""
+    not_now = (
+        text.split("not now: ")[1].split("\nalso")[0].replace("\n", " ")
+        if ("not now: " in text)
+        else ""
+    )
     offered = json.loads(referee("show", "--json").out)["buyback_open"] or ["Cy"]
     arguments = {"claim": "11", "pull": "4-5", "slash": "ann", "buyback": offered[0]}
     path = session_file(home)
@@ -157,7 +165,9 @@ def test_the_sqlite_export_shares_the_place_of_players_out_in_one_event(
     database = tmp_path / "league.db"
     assert referee("export", "--format", "sqlite", "-o", str(database)).code == 0
     with sqlite3.connect(database) as db:
-        rows = db.execute("SELECT player, place, won FROM results ORDER BY place, player").fetchall()
+        rows = db.execute(
+            "SELECT player, place, won FROM results ORDER BY place, player"
+        ).fetchall()
         status = db.execute("SELECT status FROM sessions").fetchone()
     assert rows == [("Ann", 1, 1), ("Bob", 2, 0), ("Cy", 2, 0), ("Dee", 4, 0)]
     assert status == ("finished",)

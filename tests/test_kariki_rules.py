@@ -594,8 +594,8 @@ def test_places_follow_the_last_time_out() -> None:
 
 
 def test_players_out_in_one_event_share_a_place() -> None:
-    rules = {"berry_limit": 2, "crown_threshold": 1}
-    state = play("Dee slash 6; Bob slash 3; Cy slash 3; Ann kariki", table(**rules))
+    state = play("Dee slash 6; Bob slash 3; Cy slash 3; Ann kariki",
+                 table(berry_limit=2, crown_threshold=1))  # fmt: skip
     result = k.outcome(state)
     assert result.standings[0] == "Ann" and set(result.standings[1:3]) == {"Bob", "Cy"}
     assert result.standings[3] == "Dee" and result.places == (1, 2, 2, 4)

@@ -332,7 +332,6 @@ Commands:
 ]  # fmt: skip
 
 
-
 @pytest.mark.parametrize(("setup", "command", "columns", "expected"), SCREENS)
 def test_screens_are_exact(
     referee: Runner,

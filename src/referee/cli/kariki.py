@@ -183,9 +183,8 @@ def slash(
     if rule is not None and rule.isascii() and rule.isdigit():  # `slash bob 3`: three slashes
         if amount is not None:
             typed = quote(f"slash {who} {rule} {amount}", 40)
-            raise UsageError(
-                f"{typed}: {rule[:12]} is a count, not a rule; like slash bob drop 25 or slash bob 3"
-            )
+            like = "like slash bob drop 25 or slash bob 3"
+            raise UsageError(f"{typed}: {rule[:12]} is a count, not a rule; {like}")
         # A count of more digits than any table needs is refused below without parsing it all.
         rule_word, amount_given = None, int(rule) if len(rule) <= 12 else 10**12
 

@@ -68,7 +68,9 @@ def _sentence(fact: k.Fact) -> str:
                 return won
             return f"{won} unless {' or '.join(map(n, still_open))} buys back for {price}"
         case k.Settled(player=player, pot=pot, closed=closed):
-            return f"{', '.join(map(n, closed))} did not buy back: {n(player)} wins the pot of {pot}"
+            return (
+                f"{', '.join(map(n, closed))} did not buy back: {n(player)} wins the pot of {pot}"
+            )
     raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
 
 
@@ -78,7 +80,9 @@ def ordinal(number: int) -> str:
     >>> [ordinal(x) for x in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']
     """
-    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    suffix = (
+        "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
     return f"{number}{suffix}"
 
 
