@@ -63,12 +63,27 @@ def test_settle_is_refused_without_an_offer_that_ends_the_night(
 
 
 @pytest.mark.parametrize(
+    ("lines", "code", "said"),
+    [
+        pytest.param(("slash bob 15",), 0, "Bob buys back for 3", id="the-only-one-on-offer"),
+        pytest.param((), 1, "error: no buy-back is on offer", id="none-on-offer"),
+    ],
+)
+def test_buyback_without_a_name_is_the_one_player_on_offer(
+    referee: Runner, lines: tuple[str, ...], code: int, said: str
+) -> None:
+    referee(*START)
+    play(referee, *lines)
+    result = referee("kariki", "buyback")
+    assert result.code == code and said in result.out + result.err
+
+
+@pytest.mark.parametrize(
     ("line", "message"),
     [
         pytest.param("pull", "pull needs the dice under the mug, like pull 4-5", id="pull"),
         pytest.param("claim", "claim needs a rank, like claim 9 or claim 1-1", id="claim"),
         pytest.param("slash", "slash needs who broke a rule, like slash bob drop 25", id="slash"),
-        pytest.param("buyback", "buyback needs the player who buys back", id="buyback"),
         pytest.param("claim one", "try 9, nine, 4-5, 66, boxcars or 1-1", id="double-ones-hint"),
         pytest.param(
             "slash bob 3 4", "'slash bob 3 4': 3 is a count, not a rule", id="two-numbers"

@@ -21,7 +21,7 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.errors import UsageError, quote
+from referee.errors import RuleViolation, UsageError, quote
 from referee.games import kariki
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
 from referee.session import Session, resolve_player
@@ -241,7 +241,11 @@ def buyback(
     ctx: typer.Context,
     player: Annotated[
         str | None,
-        typer.Argument(metavar="PLAYER", help="A player who just went out.", show_default=False),
+        typer.Argument(
+            metavar="PLAYER",
+            help="A player who just went out (the only one on offer if not given).",
+            show_default=False,
+        ),
     ] = None,
     session: SessionOpt = None,
 ) -> None:
@@ -249,8 +253,20 @@ def buyback(
 
     A player who just went out pays the pot (so it doubles) and returns with one berry less.
     """
-    who = needed(player, "buyback", "the player who buys back, like buyback bob")
-    act(ctx, session, lambda s, state: kariki.BuyBack(resolve_player(s, who)))
+
+    def make(s: Session, state: kariki.State) -> kariki.BuyBack:
+        if player is not None:
+            return kariki.BuyBack(resolve_player(s, player))
+        offered = [state.name(i) for i in state.buyback_open]
+        if len(offered) == 1:  # `bu` alone: the one player on offer
+            return kariki.BuyBack(offered[0])
+        if not offered:
+            raise RuleViolation(
+                "no buy-back is on offer: only a player who just went out buys back"
+            )
+        raise UsageError(f"buyback needs the player: {' or '.join(offered)}")
+
+    act(ctx, session, make)
 
 
 @app.command()
