@@ -245,7 +245,7 @@ KARIKI two                         pot 4
 > Ann                .....    ^3
   Dee                C....
 OUT: Bob (bar), Cy
-/ slash  K kariki  C by crowns  ^ crowns
+/ slash  K kariki  C 3 crowns  ^ crowns
 paid: 1 each
 Ann rolls fresh
 Bob may buy back: buyback Bob (4)

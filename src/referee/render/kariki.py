@@ -238,15 +238,13 @@ SHORT_LEGEND: dict[Cause, str] = {
     **LEGEND,
     Cause.FALSE_ACCUSATION: "pull",
     Cause.SLASHES: "slash",
-    Cause.CROWNS: "by crowns",  # apart from the crowns rolled (^)
 }
 
 
 def legend(state: State, width: int) -> Text | None:
     """One line naming the berry letters in use, and the crown mark if it fits beside them."""
-    used = [
-        f"{GLYPHS[c]} {SHORT_LEGEND[c]}" for c in Cause if any(c in s.berries for s in state.seats)
-    ]
+    labels = {**SHORT_LEGEND, Cause.CROWNS: f"{state.rules.crown_threshold} crowns"}
+    used = [f"{GLYPHS[c]} {labels[c]}" for c in Cause if any(c in s.berries for s in state.seats)]
     crown = [f"{CROWN} crowns"] if any(s.crowns for s in state.seats) else []
     for parts, gap in ((used + crown, "  "), (used + crown, " "), (used, " ")):
         line = gap.join(parts)
