@@ -239,7 +239,7 @@ def summarise(session: Session) -> Summary:
     return Summary(
         session.game,
         [p.name for p in session.players],
-        result.finished,
+        result.status == "finished",  # a provisional win (a buy-back on offer) is no win yet
         list(result.winners),
         engine.tally(after),
     )
