@@ -189,3 +189,15 @@ def test_the_sqlite_export_shares_the_place_of_players_out_in_one_event(
         status = db.execute("SELECT status FROM sessions").fetchone()
     assert rows == [("Ann", 1, 1), ("Bob", 2, 0), ("Cy", 2, 0), ("Dee", 4, 0)]
     assert status == ("finished",)
+
+
+@pytest.mark.parametrize("line", ["settle", "buyback", "pass", "kariki", "roll", "claim 9"])
+def test_a_kariki_action_on_another_games_session_is_one_line(
+    referee: Runner, home: Path, line: str
+) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "--name", "dice")
+    before = session_file(home, "dice").read_bytes()
+    result = referee("kariki", *line.split(), "-s", "dice")
+    assert (result.code, result.err.count("\n")) == (2, 1), result.err
+    assert "dice is a liars session" in result.err and "Traceback" not in result.err
+    assert session_file(home, "dice").read_bytes() == before
