@@ -662,8 +662,8 @@ def _end_night(state: State) -> State:
     closed = ", ".join(state.name(i) for i in state.buyback_open)
     if not state.is_over:
         raise RuleViolation(
-            f"nothing to settle: {len(state.active)} players still stand"
-            f" ({closed}'s offer closes with the next action)"
+            f"nothing to settle: {len(state.active)} players still stand; the offer to"
+            f" {closed} closes with the next action"
         )
     winner = state.winner or ""
     fact = Settled(winner, state.pot, tuple(state.name(i) for i in state.buyback_open))
