@@ -537,7 +537,7 @@ def test_settle_closes_the_offer_and_the_winner_takes_the_pot() -> None:
     ("script", "reason"),
     [
         pytest.param("", "no buy-back is on offer", id="fresh-table"),
-        pytest.param("Bob slash 15", "3 players still stand; the offer to Bob closes", id="mid-night"),
+        pytest.param("Bob slash 15", "3 players still stand; the offer to Bob", id="mid-night"),
         pytest.param("Bob slash 15; Bob buyback; Cy slash 15; Dee slash 15; Bob slash 3",
                      "the game is over: Ann won", id="over-with-nothing-on-offer"),
     ],
