@@ -11,6 +11,9 @@ import re
 import pytest
 
 from conftest import Runner
+from referee.games import kariki as k
+from referee.render.kariki import flags
+from test_kariki_rules import play, table
 
 TWO = [
     "new kariki Ann=Ace Bob --name two",
@@ -351,3 +354,11 @@ def test_screens_are_exact(
     # nothing cut off, but a nickname that does not fit the compact card: "(Th…)"
     assert not re.search(r"[a-z]\.\.\.|\u2026(?!\))", shown)
     assert max(len(line) for line in shown.splitlines()) <= int(columns)
+
+
+def test_a_winner_in_the_poo_keeps_the_poo_and_is_only_a_winner_once_settled() -> None:
+    state = play("Ann slash 12; Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
+    assert [f for f, _ in flags(state, 0)] == ["leads; Bob may buy back (2)", "IN THE POO"]
+    state = k.apply(state, k.Settle())
+    assert [f for f, _ in flags(state, 0)] == ["WINNER of the pot (2)", "IN THE POO"]
+    assert [f for f, _ in flags(state, 1)] == ["OUT - bartender/DJ"]
