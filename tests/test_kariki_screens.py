@@ -6,6 +6,7 @@ stripped. A cut-off "..." anywhere fails (the help at 40 columns included).
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -362,3 +363,30 @@ def test_a_winner_in_the_poo_keeps_the_poo_and_is_only_a_winner_once_settled() -
     state = k.apply(state, k.Settle())
     assert [f for f, _ in flags(state, 0)] == ["WINNER of the pot (2)", "IN THE POO"]
     assert [f for f, _ in flags(state, 1)] == ["OUT - bartender/DJ"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 100])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "",
+        "Ann claim 9; Bob pass; Cy pass; Dee pass",
+        "Bob slash 15; Bob buyback; Cy slash 12",
+        "Bob slash 15; Cy slash 15; Dee slash 15",
+        "Ann slash 12; Bob slash 15; Cy slash 15; Dee slash 15",
+        "Dee slash 15; Dee buyback",  # "> Dee (Longnicknamehere) $" folds in a wide grid
+    ],
+)
+def test_card_lines_counts_the_full_card_as_drawn(script: str, width: int) -> None:
+    from rich.console import Console
+
+    from referee.render.kariki import card_lines, full_card
+
+    from dataclasses import replace
+
+    state = play(script, table())
+    long_nick = replace(state.seats[3], nickname="Longnicknamehere")  # folds in a narrow block
+    state = replace(state, seats=(*state.seats[:3], long_nick))
+    console = Console(width=width, color_system=None, record=True, file=io.StringIO())
+    console.print(full_card(state, "a-title", width))
+    assert card_lines(state, width) == len(console.export_text().splitlines())

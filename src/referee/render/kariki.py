@@ -8,6 +8,7 @@ what they face, who answers, the pass chain. Every name goes through `printable`
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
@@ -287,9 +288,11 @@ def card_lines(state: State, width: int) -> int:
     console = _console(width)
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
     block_width = width if per_row == 1 else BLOCK_WIDTH
+    # Counted from the plain lines (each folds at the block's width), not by wrapping with
+    # Rich: this runs before every card is drawn.
     heights = [
-        len(player_block(state, i, block_width).wrap(console, block_width))
-        for i in range(len(state.seats))
+        sum(max(1, -(-cell_len(line) // block_width)) for line in block.plain.split("\n"))
+        for block in (player_block(state, i, block_width) for i in range(len(state.seats)))
     ]
     tall = sum(max(heights[r : r + per_row]) for r in range(0, len(heights), per_row))
     legend = 1 if any(s.berries for s in state.seats) else 0
