@@ -378,11 +378,11 @@ def test_a_winner_in_the_poo_keeps_the_poo_and_is_only_a_winner_once_settled() -
     ],
 )
 def test_card_lines_counts_the_full_card_as_drawn(script: str, width: int) -> None:
+    from dataclasses import replace
+
     from rich.console import Console
 
     from referee.render.kariki import card_lines, full_card
-
-    from dataclasses import replace
 
     state = play(script, table())
     long_nick = replace(state.seats[3], nickname="Longnicknamehere")  # folds in a narrow block
