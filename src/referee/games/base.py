@@ -51,11 +51,7 @@ class Outcome(NamedTuple):
     winners: tuple[str, ...] = ()
     standings: tuple[str, ...] = ()  # best first
     provisional: bool = False
-    places: tuple[int, ...] = ()
-
-    def place_list(self) -> tuple[int, ...]:
-        """The place of each player in `standings`, shared places included."""
-        return self.places or tuple(range(1, len(self.standings) + 1))
+    places: tuple[int, ...] = ()  # read by history.summarise (stats, the SQLite results)
 
     @property
     def status(self) -> str:
