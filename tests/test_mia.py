@@ -681,3 +681,20 @@ class MiaNight(SessionMachine):
 
 MiaNight.TestCase.settings = SETTINGS
 test_mia_nights = MiaNight.TestCase
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["show", "--json", "-s", str(NIGHT)], id="show-json"),
+        pytest.param(["log", "--json", "-s", str(NIGHT)], id="log-json"),
+        pytest.param(["mia", "odds", "54"], id="odds"),
+    ],
+)
+def test_mia_json_and_tools_load_no_rich_and_no_other_game(tmp_path: Path, args: list[str]) -> None:
+    from test_imports import modules_after
+
+    loaded = modules_after(tmp_path, *args)
+    assert "referee.cli" in loaded  # the probe really ran the command
+    others = {f"referee.games.{g}" for g in ("kariki", "liars", "kiriki", "kalooki_game")}
+    assert {m for m in loaded if m.split(".")[0] == "rich" or m in others} == set(), loaded
