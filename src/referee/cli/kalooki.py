@@ -370,7 +370,7 @@ def fix(
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    """Correct a closed round's hand.
+    """Correct a past hand.
 
     Checked like any hand (its count of cards, its points); kept in the log as a correction
     and marked ~ on the sheet, so nothing after it is undone.

@@ -127,7 +127,7 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
     wide = layout.prefix
     cell = max(layout.cell, min(WIDEST, (width - wide) // n))
     heads = short_names(state, cell - 1)
-    dealers = _dealers(state, layout.dealer)
+    dealers = _dealers(state, heads, layout.dealer)
 
     def prefix(number: int) -> str:
         cur = ">" if number == state.round and not state.is_over else " "
@@ -155,14 +155,14 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
     return rows, heads
 
 
-def _dealers(state: State, width: int) -> dict[int, str]:
-    """Who dealt each round played, and who deals the current one, cut to `width`."""
-    heads = dict(zip((s.name for s in state.seats), short_names(state, width), strict=True))
-    found = {n: heads[p.dealer] for n, p in enumerate(state.played, start=1)}
+def _dealers(state: State, heads: Sequence[str], width: int) -> dict[int, str]:
+    """Who dealt each round, by the column heads (cut to `width`), so the two always match."""
+    by = {s.name: head[:width] for s, head in zip(state.seats, heads, strict=True)}
+    found = {n: by[p.dealer] for n, p in enumerate(state.played, start=1)}
     if not state.is_over:  # the deal passes left, so the rounds to come have their dealers
         for number in range(state.round, state.rounds + 1):
             seat = (state.dealer + number - state.round) % len(state.seats)
-            found[number] = heads[state.name(seat)]
+            found[number] = by[state.name(seat)]
     return found
 
 
@@ -259,13 +259,13 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     wide = min(6, max(2, width - 4 - n * cell))  # the dealer, cut to the room left
     cell = max(cell, min(WIDEST, (width - 4 - wide) // n))
     heads = short_names(state, cell - 1)
-    dealers = dict(zip((s.name for s in state.seats), short_names(state, wide), strict=True))
+    dealers = _dealers(state, heads, wide)
     header = Text()
     header.append("KALOOKI", style="bold")
     header.append(f" {printable(title)}: totals")
     lines = [header, _line(f"rnd {'by':<{wide}}", heads, cell, "bold")]
     for number, played in enumerate(state.played, start=1):
-        dealer = dealers[played.dealer]
+        dealer = dealers[number]
         lines.append(_line(f"{number:>3} {dealer:<{wide}}", cells[number], cell, ""))
     if not state.played:
         lines.append(Text("no round played yet", style="dim"))
