@@ -264,7 +264,7 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     header.append("KALOOKI", style="bold")
     header.append(f" {printable(title)}: totals")
     lines = [header, _line(f"rnd {'by':<{wide}}", heads, cell, "bold")]
-    for number, played in enumerate(state.played, start=1):
+    for number in range(1, len(state.played) + 1):
         dealer = dealers[number]
         lines.append(_line(f"{number:>3} {dealer:<{wide}}", cells[number], cell, ""))
     if not state.played:
