@@ -77,7 +77,7 @@ def test_the_kalooki_game_replays_to_its_known_totals() -> None:
     assert state.winners == ("Cy",)
     said = " ".join(kalooki_words(s.ruling) for s in states(loaded.session))
     for seen in ("call is refused", "for the joker on meld 3", "round 3 is void", "Cy wins",
-                 "round 2 corrected: Bob's hand was 50, is KD 10 + 3H 3 + "):  # fmt: skip
+                 "round 2 corrected: Bob held KD 10 + 3H 3 + "):  # fmt: skip
         assert seen in said, seen
 
 

@@ -641,7 +641,7 @@ def test_a_closed_rounds_hand_is_fixed_as_strictly_as_entered(
     assert after.played[1].corrected == (False, True, False)
     assert kg.event_from_dict(kg.event_to_dict(fix)) == fix  # stored as it was typed
     said = words(after.ruling)
-    assert said.startswith("round 2 corrected: Bob's hand was 50, is ")
+    assert said.startswith("round 2 corrected: Bob held ") and ", not 50; Bob's total " in said
     assert said.endswith("Ann wins with 200")  # the game was over: the winner is said again
 
 
@@ -678,7 +678,7 @@ def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
         assert snapshot(session_file(home, "fix")) == before
     fixed = referee("kal", "fix", "1", "bob", "AS", "JK", "2C", "3C", "4C", "5C", "6C", "8C", "9C")
     assert fixed.code == 0 and " ".join(fixed.out.split()).startswith(
-        "round 1 corrected: Bob's hand was 40, is AS 15 + JK 50 + 2C 2 + 3C 3 + 4C 4 + 5C 5 +"
+        "round 1 corrected: Bob held AS 15 + JK 50 + 2C 2 + 3C 3 + 4C 4 + 5C 5 + 6C 6 +"
     )
     events = storage.load(session_file(home, "fix")).session.events
     assert [e["type"] for e in events] == ["down", "out", "hand", "hand", "fix"]  # appended

@@ -109,12 +109,12 @@ calls/3                                  1       1       0       2
 Cy wins with 288
 ''', id="80-columns-spell-the-contracts"),
     pytest.param([], f"log --last 2 -s {EXAMPLE}", "40", 0, '''\
-56 Dee scores 46 (given as points);
-   round 9 closed; Cy wins with 288
-57 round 2 corrected: Bob's hand was 50,
-   is KD 10 + 3H 3 + 8D 8 + 2C 2 + 2H 2
-   + 3C 3 + 4D 4 + 5H 5 + 6C 6 + 2S 2 =
-   45; Bob's total 312; Cy wins with 288
+56 Dee scores 46 points; round 9 closed;
+   Cy wins with 288
+57 round 2 corrected: Bob held KD 10 +
+   3H 3 + 8D 8 + 2C 2 + 2H 2 + 3C 3 + 4D
+   4 + 5H 5 + 6C 6 + 2S 2 = 45, not 50;
+   Bob's total 312; Cy wins with 288
 ''', id="log-reads-the-hand-card-by-card"),
     pytest.param(six_players(), "show", "40", 0, '''\
 KALOOKI six

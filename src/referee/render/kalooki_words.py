@@ -45,12 +45,12 @@ def _sentence(fact: kg.Fact) -> str:
             return f"{n(player)} goes out: enter every other hand"
         case kg.Scored(player=player, points=points, cards=cards):
             if cards is None:
-                return f"{n(player)} scores {points} (given as points)"
+                return f"{n(player)} scores {points} points"
             return f"{n(player)} scores {scored(cards)}"
         case kg.Fixed(round=number, player=player, before=before, points=points, cards=cards):
-            how = scored(cards) if cards is not None else f"{points} (given as points)"
+            held = scored(cards) if cards is not None else f"{points} points"
             return (
-                f"round {number} corrected: {n(player)}'s hand was {before}, is {how};"
+                f"round {number} corrected: {n(player)} held {held}, not {before};"
                 f" {n(player)}'s total {fact.total}"
             )
         case kg.RoundClosed(round=number, next_dealer=dealer, next_contract=contract):
