@@ -655,9 +655,13 @@ def test_a_fix_changes_the_winner_as_the_table_would() -> None:
     assert state.winners == ("Cy",) and words(state.ruling).endswith("Cy wins with 250")
 
 
-def test_a_fix_before_any_round_closed_is_refused() -> None:
-    with pytest.raises(RuleViolation, match="no round is on the sheet yet"):
+def test_a_fix_of_a_round_not_closed_is_refused() -> None:
+    with pytest.raises(RuleViolation, match="round 1 is still being played: take a hand"):
         kg.apply(game(), kg.Fix(1, "Bob", None, 30))
+    with pytest.raises(RuleViolation, match="no round is on the sheet yet"):
+        kg.apply(game(), kg.Fix(2, "Bob", None, 30))
+    with pytest.raises(RuleViolation, match=r"round 3 is not on the sheet: rounds 1 to 1 are$"):
+        kg.apply(close_round(game()), kg.Fix(3, "Bob", None, 30))
 
 
 def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
@@ -669,7 +673,7 @@ def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
     before = snapshot(session_file(home, "fix"))
     for args, code, said in [
         (("fix", "1", "Bob", "2C"), 1, "1 cards typed, but Bob holds 9 cards (9 dealt"),
-        (("fix", "2", "Bob", "--points", "30"), 1, "round 2 is not on the sheet"),
+        (("fix", "2", "Bob", "--points", "30"), 1, "round 2 is still being played"),
         (("fix", "1", "Bob"), 2, "give the cards that player held, or --points N"),
         (("fix", "1", "Zed", "--points", "30"), 2, "unknown player 'Zed'"),
     ]:

@@ -32,7 +32,7 @@ def six_players() -> list[str]:
         if number == 2:
             lines.append("kal call Dee")
         if number == 5:
-            lines += ["kal call Dee", "kal call Eve --by Fay --refused"]
+            lines += ["kal call Dee", "kal call Eve --by Fay --refused", *["kal call Eve"] * 3]
         lines += [f"kal down {out} {contract(code)}", f"kal out {out}"]
         for name in NAMES:
             if name != out:
@@ -123,14 +123,14 @@ rnd by   Anna Ann2   Cy  Dee  Eve  Fay
  2  Ann2   42  150   42  *'0   42   42
  3  Cy     43  150   43   43   *0   43
  4  Dee    44  150   44   44   44   *0
- 5  Eve    *0  150   45  '47   45   45
+ 5  Eve    *0  150   45  '47 "'45   45
  6  Fay    46   *0   46   46   46   46
  7  Anna   47   99   *0   47   47   47
  8  Ann2   48   99   48   *0   48   48
  9  Cy     49   99   49   49   *0   49
 total     360 1047  317  317  313  361
-calls/3     0    0    0    2    0    0
-* went out, ' a call
+calls/3     0    0    0    2    3    0
+* went out, ' a call, " two calls
 Anna=Annabelle Ann2=Annalise
 Eve wins with 313
 ''', id="six-players-over-1000"),

@@ -741,11 +741,14 @@ def _hand_points(
 def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
     """Correct a closed round's hand; the log keeps the slip and its correction."""
     if not 1 <= event.round <= len(state.played):
+        if event.round == state.round and not state.is_over:
+            raise RuleViolation(
+                f"round {event.round} is still being played: take a hand of it back with undo"
+            )
         if not state.played:
             raise RuleViolation("no round is on the sheet yet: enter this round's hands")
         raise RuleViolation(
             f"round {event.round} is not on the sheet: rounds 1 to {len(state.played)} are"
-            " (a hand of this round is taken back with undo)"
         )
     i = state.index(event.player)
     seat = state.seats[i]

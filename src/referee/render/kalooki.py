@@ -21,7 +21,8 @@ from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
-LEGEND = {"*": "went out", "'": "a call", "~": "corrected"}
+TICK_EACH, TICK_PAIRS, TICK_ONE = 0, 1, 2  # how a cell's calls are drawn, widest first
+LEGEND = {"*": "went out", "'": "a call", '"': "two calls", "~": "corrected"}
 
 
 def short_names(state: State, width: int) -> list[str]:
@@ -35,15 +36,18 @@ def short_names(state: State, width: int) -> list[str]:
     return found
 
 
-def _ticks(calls: int, ticks: bool) -> str:
+def _ticks(calls: int, ticks: int) -> str:
+    """A cell's calls: a tick each, else in pairs (`"` two, `"'` three), else one tick."""
     if not calls:
         return ""
-    if not ticks:
-        return "'"  # too narrow for a tick each: the calls row still counts them
-    return "'" * calls if calls <= TICKS else f"{calls}'"
+    if ticks == TICK_EACH:
+        return "'" * calls if calls <= TICKS else f"{calls}'"
+    if ticks == TICK_PAIRS and calls <= 2 * TICKS:
+        return '"' * (calls // 2) + "'" * (calls % 2)
+    return "'"  # too narrow for more: the calls row still counts them
 
 
-def _cells(state: State, number: int, ticks: bool) -> list[str]:
+def _cells(state: State, number: int, ticks: int) -> list[str]:
     """Round `number`'s cells: each score with its marks, `.` while it is not in."""
     cells = []
     if number <= len(state.played):
@@ -76,7 +80,7 @@ class Layout(NamedTuple):
     parts: tuple[Part, ...]
     dealer: int  # the dealer's width; 0: no dealer column
     cell: int  # a player's column, the space before it included
-    ticks: bool  # a tick per call (else one tick for any calls)
+    ticks: int  # TICK_EACH, TICK_PAIRS or TICK_ONE
 
     @property
     def prefix(self) -> int:
@@ -100,12 +104,12 @@ def _parts(state: State) -> tuple[Part, Part, Part]:
 
 def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     """The richest layout that fits: the prefix gives way part by part, the dealer is cut,
-    then a tick per call becomes one tick; a score never loses the space before it."""
+    then ticks pair up, then any calls are one tick; a score never loses the space before it."""
     n = len(state.seats)
     code, dealt, spelled = _parts(state)
     longest = max(len(name) for name in short_names(state, 6))
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
-    for ticks in (True, False):
+    for ticks in (TICK_EACH, TICK_PAIRS, TICK_ONE):
         cells = [c for r in numbers for c in _cells(state, r, ticks)]
         cells += [str(s.total) for s in state.seats] + [str(s.calls_game) for s in state.seats]
         cell = 1 + max(len(c) for c in cells)
@@ -114,7 +118,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
             dealer = min(longest, width - n * cell - bare - 1)
             if dealer >= least:
                 return Layout(parts, dealer, cell, ticks)
-    return Layout((), 0, cell, False)  # narrower than any sheet: the screen cuts it
+    return Layout((), 0, cell, TICK_ONE)  # narrower than any sheet: the screen cuts it
 
 
 def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str]]:
@@ -149,7 +153,7 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
         cells = _cells(state, number, layout.ticks)
         rows.append(_line(prefix(number), cells, cell, "bold" if current else ""))
     rows.append(_line(f"{'total':<{wide}}", [str(s.total) for s in state.seats], cell, "bold"))
-    label = f"calls/{state.rules.call_limit}" if wide >= 8 else "calls"
+    label = f"calls/{state.rules.call_limit}" if wide >= 7 else "calls"
     calls = [str(s.calls_game) for s in state.seats]
     rows.append(_line(f"{label:<{wide}}", calls, cell, "dim"))
     return rows, heads
@@ -178,7 +182,7 @@ def _line(prefix: str, cells: Sequence[str], cell: int, style: str) -> Text:
     return line
 
 
-def legend(state: State, rows: Sequence[Text], heads: Sequence[str]) -> list[Text]:
+def legend(state: State, rows: Sequence[Text], heads: Sequence[str], width: int) -> list[Text]:
     """What the marks on the sheet mean, and the names its heads cut short."""
     text = " ".join(r.plain for r in rows[1:-2])
     said = [f"{mark} {meaning}" for mark, meaning in LEGEND.items() if mark in text]
@@ -189,9 +193,20 @@ def legend(state: State, rows: Sequence[Text], heads: Sequence[str]) -> list[Tex
         for short, seat in zip(heads, state.seats, strict=True)
         if short != printable(seat.name)
     ]
-    lines = [Text(", ".join(said), style="dim")] if said else []
+    lines = [Text(line, style="dim") for line in _fill(said, width)]
     if shortened:
         lines.append(Text(" ".join(shortened), style="dim"))
+    return lines
+
+
+def _fill(items: Sequence[str], width: int) -> list[str]:
+    """Items joined by commas, a new line where the next would not fit: never cut mid-item."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += ", " + item
+        else:
+            lines.append(item)
     return lines
 
 
@@ -234,7 +249,7 @@ def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
     header.append("KALOOKI", style="bold")
     header.append(f" {printable(title)}")
     rows, heads = _sheet(state, width, played_only=compact)
-    return [header, *rows, *legend(state, rows, heads), *situation(state, width)]
+    return [header, *rows, *legend(state, rows, heads, width), *situation(state, width)]
 
 
 def card_lines(state: State, width: int) -> int:
