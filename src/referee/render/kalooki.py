@@ -2,15 +2,17 @@
 calls; this round's situation under it (the melds on the table, numbered, and who is down).
 
 A round's row names who dealt it, and each cell marks what a paper sheet marks beside the
-score: `*` on the 0 of who went out, a tick `'` a call made that round, `~` a hand corrected
-after the round closed. When the screen is narrow the row's prefix gives way first (the
-contract in words, then the cards dealt, then the contract code), never the space between
-two scores; when it is short, the rounds not yet played give way before the ones played.
+score: `*` on the 0 of who went out, a tick `'` a call made that round (`"` two, where room
+is short), `~` a hand corrected after the round closed. When the screen is narrow the row's
+prefix gives way first (the contract in words, then the cards dealt, then the contract code),
+never the space between two scores; when it is short, the rounds not yet played give way
+before the ones played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import NamedTuple
 
 from rich.console import Group, RenderableType
@@ -21,8 +23,15 @@ from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
-TICK_EACH, TICK_PAIRS, TICK_ONE = 0, 1, 2  # how a cell's calls are drawn, widest first
 LEGEND = {"*": "went out", "'": "a call", '"': "two calls", "~": "corrected"}
+
+
+class Ticks(Enum):
+    """How a cell draws its calls, widest first: a tick each, in pairs, one for any."""
+
+    EACH = "each"
+    PAIRS = "pairs"
+    ONE = "one"
 
 
 def short_names(state: State, width: int) -> list[str]:
@@ -36,18 +45,18 @@ def short_names(state: State, width: int) -> list[str]:
     return found
 
 
-def _ticks(calls: int, ticks: int) -> str:
+def _ticks(calls: int, ticks: Ticks) -> str:
     """A cell's calls: a tick each, else in pairs (`"` two, `"'` three), else one tick."""
     if not calls:
         return ""
-    if ticks == TICK_EACH:
+    if ticks is Ticks.EACH:
         return "'" * calls if calls <= TICKS else f"{calls}'"
-    if ticks == TICK_PAIRS and calls <= 2 * TICKS:
+    if ticks is Ticks.PAIRS and calls <= 2 * TICKS:
         return '"' * (calls // 2) + "'" * (calls % 2)
     return "'"  # too narrow for more: the calls row still counts them
 
 
-def _cells(state: State, number: int, ticks: int) -> list[str]:
+def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
     """Round `number`'s cells: each score with its marks, `.` while it is not in."""
     cells = []
     if number <= len(state.played):
@@ -80,7 +89,7 @@ class Layout(NamedTuple):
     parts: tuple[Part, ...]
     dealer: int  # the dealer's width; 0: no dealer column
     cell: int  # a player's column, the space before it included
-    ticks: int  # TICK_EACH, TICK_PAIRS or TICK_ONE
+    ticks: Ticks
 
     @property
     def prefix(self) -> int:
@@ -109,7 +118,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     code, dealt, spelled = _parts(state)
     longest = max(len(name) for name in short_names(state, 6))
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
-    for ticks in (TICK_EACH, TICK_PAIRS, TICK_ONE):
+    for ticks in Ticks:
         cells = [c for r in numbers for c in _cells(state, r, ticks)]
         cells += [str(s.total) for s in state.seats] + [str(s.calls_game) for s in state.seats]
         cell = 1 + max(len(c) for c in cells)
@@ -118,7 +127,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
             dealer = min(longest, width - n * cell - bare - 1)
             if dealer >= least:
                 return Layout(parts, dealer, cell, ticks)
-    return Layout((), 0, cell, TICK_ONE)  # narrower than any sheet: the screen cuts it
+    return Layout((), 0, cell, Ticks.ONE)  # narrower than any sheet: the screen cuts it
 
 
 def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str]]:
