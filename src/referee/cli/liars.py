@@ -175,20 +175,19 @@ def odds(
     another ruleset's wild ones instead. Your own dice (--mine) count as known.
     """
     state: liars.State | None = session_state(ctx, session, "liars")
-    rules, wild, palifico, free_face = liars.Rules(), False, False, False
+    rules, palifico, free_face = liars.Rules(), False, False
     if ruleset is not None:
         table = storage.load_ruleset(ruleset)
         if table.get("game") != "liars":
             raise UsageError(f"ruleset {quote(ruleset)} is not a Liar's dice ruleset")
         rules = liars.Rules.from_table(table, f"ruleset {ruleset}")
-        wild, source = rules.ones_wild, f"{rules.name} (--ruleset)"
+        source = f"{rules.name} (--ruleset)"
     elif state is not None:
-        rules, wild, palifico = state.rules, state.wild, state.palifico
+        rules, palifico = state.rules, state.palifico
         free_face = state.may_change_face(state.turn)
-        source = f"{rules.name}, this game's round {state.round}"
-        source += " (palifico)" if palifico else ""
+        source = f"{rules.name}, round {state.round} of this game"
     else:
-        wild, source = rules.ones_wild, f"{rules.name} (no game in use)"
+        source = f"{rules.name} (no game in use)"
     if bid:
         wanted = Bid.parse(" ".join(bid))
     elif state is not None and state.bid is not None:
@@ -207,14 +206,12 @@ def odds(
         raise UsageError(f"dice in play are 1 to {most}, not {total}")
     if len(known) > total:
         raise UsageError(f"your own dice are more than the {count_dice(total)} in play")
-    unknown = total - len(known)
-    bids = [wanted, *liars.raises_over(wanted, rules, total, palifico, free_face)]
-    rows = [(b, liars.chances(b, unknown, known, wild)) for b in bids]
+    rows = liars.odds_table(wanted, rules, total, known, palifico, free_face)
     among = count_dice(total) + (f", yours {','.join(map(str, known))}" if known else "")
     if palifico:
-        among += "; palifico: ones not wild"
-    elif wild:
-        among += "; ones wild"
+        source += ": palifico, ones not wild" if rules.ones_wild else ": palifico"
+    elif rules.ones_wild:
+        source += ": ones wild"
     output.print_text("\n".join(odds_lines(rows, among, printable(source), output.width())))
 
 

@@ -650,6 +650,22 @@ def chances(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = Fals
     return Chances(min(1.0, at_least), exactly(need))
 
 
+def odds_table(
+    bid: Bid,
+    rules: Rules,
+    dice_in_play: int,
+    known: Sequence[int] = (),
+    palifico: bool = False,
+    free_face: bool = False,
+) -> list[tuple[Bid, Chances]]:
+    """The chances of `bid` and of each smallest raise over it, at a table playing `rules`
+    (wild ones unless palifico), with `known` of the dice one's own."""
+    wild = rules.ones_wild and not palifico
+    unknown = dice_in_play - len(known)
+    bids = [bid, *raises_over(bid, rules, dice_in_play, palifico, free_face)]
+    return [(b, chances(b, unknown, known, wild)) for b in bids]
+
+
 def odds(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) -> float:
     """The chance that at least `bid.quantity` dice show `bid.face`.
 

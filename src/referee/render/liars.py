@@ -70,8 +70,10 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
         if full and raises:
             lines += _wrap("raises: " + " ".join(str(b) for b in raises), width)
     if state.palifico:
-        free = ", but on one die" if state.rules.palifico_one_die_free_face else ""
-        lines += _wrap(f"palifico: no wild ones, the face stays{free}", width, "bold")
+        said = "palifico: no wild ones, the face stays"
+        if state.rules.palifico_one_die_free_face:
+            said = "palifico: no wild ones; the face stays but for a player on one die"
+        lines += _wrap(said, width, "bold")
     return lines
 
 
@@ -147,8 +149,11 @@ def _out(state: State, width: int) -> list[Text]:
     out = [state.cups[i].name for i in range(len(state.cups)) if state.cups[i].dice == 0]
     if not out:
         return []
-    head = f"out ({len(out)}): " if len(out) > 2 else "out: "
-    return [Text(head + play_goes(out, width - len(head)), style="red")]
+    said = "out: " + play_goes(out)
+    if len(said) > width:  # too many to name: say how many, and name those that fit
+        head = f"out ({len(out)}): "
+        said = head + play_goes(out, width - len(head))
+    return [Text(said, style="red")]
 
 
 def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
@@ -160,9 +165,8 @@ def card_text(state: State, title: str, width: int = 40, compact: bool = False) 
     if not wide:
         lines += _out(state, width)
     if not state.is_over:
-        if not compact:
-            wild = ", ones wild" if state.wild else ""
-            lines.append(Text(f"{count_dice(state.dice_in_play)} in play{wild}", style="dim"))
+        wild = ", ones wild" if state.wild else ""
+        lines.append(Text(f"{count_dice(state.dice_in_play)} in play{wild}", style="dim"))
         order = [state.name(i) for i in state.play_order(state.turn)]
         goes = "play goes: "
         lines.append(Text(goes + play_goes(order, width - len(goes)), style="dim"))

@@ -68,13 +68,13 @@ def odds_lines(
     source: str,
     width: int = 40,
 ) -> list[str]:
-    """The odds screen: what was counted and by which rules, then a row a bid (the bid asked
+    """The odds screen: the dice counted and the rules (`source`), then a row a bid (the bid asked
     about first, then each smallest raise), at least and exactly, each in 40 columns.
 
     >>> print("\\n".join(odds_lines([(Bid(5, 3), ld.chances(Bid(5, 3), 36))],
     ...       "36 dice", "liars-dice (no game)")))
     five threes (5x3) among 36 dice
-    rules: liars-dice (no game)
+    liars-dice (no game)
     bid    at least        exactly
     5x3    0.739323  73.9% 0.170199  17.0%
     """
@@ -82,7 +82,7 @@ def odds_lines(
 
     first = table[0][0]
     lines = textwrap.wrap(f"{first.words()} ({first}) among {among}", width, subsequent_indent="  ")
-    lines += textwrap.wrap(f"rules: {source}", width, subsequent_indent="  ")
+    lines += textwrap.wrap(source, width, subsequent_indent="  ")
     lines.append(f"{'bid':<6} {'at least':<15} exactly")
     for k, (bid, chance) in enumerate(table):
         if k == 1:
