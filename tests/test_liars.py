@@ -20,7 +20,7 @@ from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games import liars as ld
 from referee.games.base import PlayerInfo
 from referee.notation.bids import Bid, Hands
-from referee.render.liars import status_lines
+from referee.render.liars import card_text, status_lines
 from referee.render.liars_words import words
 
 SEED = ld.Rules.from_table(storage.load_ruleset("liars-dice"), "liars-dice")
@@ -706,3 +706,114 @@ def test_play_goes_counter_clockwise_by_default_as_the_seed_plays() -> None:
         state = ld.start(rules, people, ld.options_from_table({}, people, rules))
         assert state.direction is ld.Direction.RIGHT  # against the order the players were named
         assert play("Ann bid 2x3", state).name(play("Ann bid 2x3", state).turn) == expected
+
+
+# ------------------------------------------------------------------ the screen at 40x24
+
+
+def _names(count: int, long: bool) -> list[str]:
+    """`count` distinct names, each 16 characters long if `long` (the longest a name may be)."""
+    return [(f"Player{i:02d}" + "x" * 8) if long else f"P{i}" for i in range(count)]
+
+
+def _all_dice(doc: dict[str, Any], face: int = 3) -> str:
+    """Every player still in showing `face` on every die, as `--dice` takes them."""
+    return " ".join(
+        f"{p['name']}={','.join([str(face)] * p['dice'])}" for p in doc["players"] if p["dice"]
+    )
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short-names", "16-letter-names"])
+@pytest.mark.parametrize("count", [2, 8, 9, 20])
+def test_every_action_fits_40x24_and_keeps_its_ruling(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, count: int, long: bool
+) -> None:
+    """A phone with its keyboard open: at most 23 lines under the prompt, none over 40
+    columns; the ruling is the first thing on screen and the status the last."""
+    import sys
+
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the warning wraps as it would
+    names = _names(count, long)
+    started = referee("new", "liars", *names, "--ruleset", "perudo", "--name", "s")
+    screens = [(started, "started s (liars)")]
+
+    def doc() -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(referee("show", "--json").out)
+        return found
+
+    for _ in range(3):  # three rounds: bids, a call with every die shown, a calza out of turn
+        first = doc()["turn"]
+        screens.append((referee("ld", "bid", "2x3"), f"{first} bids two threes"))
+        bidder = doc()["turn"]
+        screens.append((referee("ld", "bid", "3x3"), f"{bidder} bids three threes"))
+        caller = doc()["turn"]
+        dice = _all_dice(doc(), face=2)  # no threes and no ones: the bid was false
+        screens.append((referee("ld", "call", "--dice", dice), f"{caller} calls {bidder}'s"))
+        if doc()["winner"]:
+            break
+        opener = doc()["turn"]
+        screens.append((referee("ld", "bid", "1x5"), f"{opener} bids one five"))
+        anyone = next(p["name"] for p in doc()["players"] if p["dice"] and p["name"] != opener)
+        screens.append((referee("ld", "exact", "1", "--by", anyone), f"{anyone} calls {opener}'s"))
+    screens.append((referee("show"), "LIAR'S DICE s"))
+    for result, first_line in screens:
+        out = result.out.rstrip("\n").splitlines()
+        err = result.err.rstrip("\n").splitlines()
+        assert result.code == 0, result
+        assert len(out) + len(err) <= 23, "\n".join(out + err)
+        assert max(len(line) for line in out + err) <= 40, "\n".join(out + err)
+        assert " ".join(" ".join(out).split()).startswith(first_line), (first_line, out)
+        assert any(word in "\n".join(out[-3:]) for word in ("opens", "raise", "call", "wins"))
+
+
+def test_the_4_to_8_warning_wraps_at_words_on_a_terminal(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    result = referee("new", "liars", "Ann", "Bob", "--name", "two")
+    assert result.err == "warning: Liar's dice plays best with 4\n  to 8 players\n"
+
+
+def test_the_card_says_which_way_play_goes(referee: Runner) -> None:
+    out = referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--name", "d").out
+    assert "play goes: Ann, Dee, Cy, Bob" in out.splitlines()  # counter-clockwise by default
+    out = referee("ld", "bid", "2x3").out
+    assert "play goes: Dee, Cy, Bob, Ann" in out.splitlines()  # from the player on turn
+    out = referee("new", "liars", "Ann", "Bob", "Cy", "--direction", "left", "--name", "l").out
+    assert "play goes: Ann, Bob, Cy" in out.splitlines()
+
+
+def test_words_say_one_die_not_one_dice(referee: Runner) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "--name", "one", "--direction", "left")
+    referee("ld", "bid", "1x3")
+    out = referee("ld", "call", "--dice", "Ann=1,2 Bob=3 Cy=4", "--by", "Bob")
+    assert "Ann holds 6 dice, not 2" in out.err
+    one = table(dice_per_player=1)
+    assert words(one.ruling).startswith("1 die each;")
+    state = play("Ann bid 1x3; Bob bid 1x4", one)
+    with pytest.raises(UsageError, match="Ann holds 1 die, not 2"):
+        play("Cy call Ann=1,2 Bob=3 Cy=4", state)
+    lines = [line.plain for line in card_text(play("Ann bid 1x3; Bob call 0", one), "x")]
+    assert "2 dice in play" in lines
+
+
+def test_a_finished_perudo_game_says_nothing_of_wild_ones(referee: Runner) -> None:
+    example = str(Path(__file__).parents[1] / "examples" / "perudo-night.toml")
+    out = referee("show", "-s", example).out
+    assert "wins" in out and "wild" not in out and "play goes" not in out
+
+
+def test_no_raise_left_is_not_raises_none_and_no_calza_is_not_offered() -> None:
+    state = play("Ann bid 18x6", table())
+    said = "\n".join(line.plain for line in status_lines(state))
+    assert "raises" not in said and "(none)" not in said and "exact" not in said
+    assert said.endswith("no raise is left") or "Bob: call" in said
+    perudo = play("Ann bid 3x6", table(rules=PERUDO))
+    said = " ".join(" ".join(line.plain for line in status_lines(perudo)).split())
+    assert "Bob: raise or call; exact: anyone but Ann" in said
+    off = play("Ann bid 3x6", table(rules=PERUDO, exact_call=False))
+    assert "exact" not in "\n".join(line.plain for line in status_lines(off))
