@@ -785,13 +785,18 @@ def test_the_card_says_which_way_play_goes(referee: Runner) -> None:
     assert "play goes: Dee, Cy, Bob, Ann" in out.splitlines()  # from the player on turn
     out = referee("new", "liars", "Ann", "Bob", "Cy", "--direction", "left", "--name", "l").out
     assert "play goes: Ann, Bob, Cy" in out.splitlines()
+    eight = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    out = referee("new", "liars", *eight, "--name", "eight").out  # too many names for a line
+    assert "play goes up the list: Ann, Hal, Gus, …" in out.splitlines()
+    out = referee("new", "liars", *eight, "--name", "left", "--direction", "left").out
+    assert "play goes down the list: Ann, Bob, Cy, …" in out.splitlines()
 
 
 def test_words_say_one_die_not_one_dice(referee: Runner) -> None:
     referee("new", "liars", "Ann", "Bob", "Cy", "--name", "one", "--direction", "left")
     referee("ld", "bid", "1x3")
     out = referee("ld", "call", "--dice", "Ann=1,2 Bob=3 Cy=4", "--by", "Bob")
-    assert "Ann holds 6 dice, not 2" in out.err
+    assert "Ann holds 6 dice, not 2: 'Ann=1,2'" in out.err  # his dice quoted, not everyone's
     one = table(dice_per_player=1)
     assert words(one.ruling).startswith("1 die each;")
     state = play("Ann bid 1x3; Bob bid 1x4", one)
@@ -811,9 +816,14 @@ def test_no_raise_left_is_not_raises_none_and_no_calza_is_not_offered() -> None:
     state = play("Ann bid 18x6", table())
     said = "\n".join(line.plain for line in status_lines(state))
     assert "raises" not in said and "(none)" not in said and "exact" not in said
-    assert said.endswith("no raise is left") or "Bob: call" in said
+    assert said.splitlines()[1] == "Bob: call"
     perudo = play("Ann bid 3x6", table(rules=PERUDO))
-    said = " ".join(" ".join(line.plain for line in status_lines(perudo)).split())
-    assert "Bob: raise or call; exact: anyone but Ann" in said
+    said = [line.plain for line in status_lines(perudo)]
+    assert said[1:3] == ["Bob: raise or call", "exact: anyone but Ann"]
+    anyone = play("Ann bid 3x6", table(rules=PERUDO, call_by=ANY))
+    assert [line.plain for line in status_lines(anyone)][1:3] == [
+        "Bob: raise",
+        "call or exact: anyone but Ann",
+    ]
     off = play("Ann bid 3x6", table(rules=PERUDO, exact_call=False))
     assert "exact" not in "\n".join(line.plain for line in status_lines(off))

@@ -524,7 +524,8 @@ def _caller(state: State, event: Call) -> int:
         raise RuleViolation("no exact call (calza) with two players left: use call")
     who_may = rules.exact_call_by if event.exact else rules.call_by
     if who_may is CallBy.TURN and i != state.turn:
-        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {event.by}'s")
+        verb = "call exact" if event.exact else "call"
+        raise RuleViolation(f"it is {state.name(state.turn)}'s turn to {verb}, not {event.by}'s")
     return i
 
 
@@ -606,9 +607,8 @@ def _count(state: State, event: Call, bid: Bid) -> int:
             raise UsageError(f"{state.name(seat)}'s dice are given twice")
         if len(dice) != state.cups[seat].dice:
             held = count_dice(state.cups[seat].dice)
-            raise UsageError(
-                f"{state.name(seat)} holds {held}, not {len(dice)}: {quote(str(event.hands))}"
-            )
+            shown_as = f"{name}={','.join(map(str, dice))}"
+            raise UsageError(f"{state.name(seat)} holds {held}, not {len(dice)}: {quote(shown_as)}")
         shown[seat] = dice
     missing = [state.name(i) for i in state.active if i not in shown]
     if missing:

@@ -13,7 +13,7 @@ import textwrap
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.liars import CallBy, State, has_calza, smallest_raises
+from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
 from referee.notation.bids import count_dice
 from referee.render.liars_words import play_goes
 from referee.text import printable
@@ -60,13 +60,12 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
         ):
             if open_now:
                 (mine if by is CallBy.TURN else anyone).append(verb)
-        said = f"{who}: {_join(mine)}" if mine else "no raise is left"
-        if anyone:
-            said += f"; {_join(anyone)}: anyone but {bidder}"
-        wrapped = _wrap(said, width)
         if mine:
+            wrapped = _wrap(f"{who}: {_join(mine)}", width)
             wrapped[0].stylize("bold", 0, len(who))
-        lines += wrapped
+            lines += wrapped
+        if anyone:
+            lines += _wrap(f"{_join(anyone)}: anyone but {bidder}", width)
         if full and raises:
             lines += _wrap("raises: " + " ".join(str(b) for b in raises), width)
     if state.palifico:
@@ -156,6 +155,18 @@ def _out(state: State, width: int) -> list[Text]:
     return [Text(said, style="red")]
 
 
+def _play_goes(state: State, width: int) -> str:
+    """`play goes: Ann, Dee, Cy, Bob` from the player on turn; when the names do not fit, which
+    way through the list, and as many names as fit."""
+    order = [state.name(i) for i in state.play_order(state.turn)]
+    said = "play goes: " + play_goes(order)
+    if len(said) <= width:
+        return said
+    way = "down" if state.direction is Direction.LEFT else "up"
+    head = f"play goes {way} the list: "
+    return head + play_goes(order, width - len(head))
+
+
 def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
     """The card's lines, each at most `width` columns (wide screens keep 60)."""
     wide = width >= WIDE and not compact
@@ -167,9 +178,7 @@ def card_text(state: State, title: str, width: int = 40, compact: bool = False) 
     if not state.is_over:
         wild = ", ones wild" if state.wild else ""
         lines.append(Text(f"{count_dice(state.dice_in_play)} in play{wild}", style="dim"))
-        order = [state.name(i) for i in state.play_order(state.turn)]
-        goes = "play goes: "
-        lines.append(Text(goes + play_goes(order, width - len(goes)), style="dim"))
+        lines.append(Text(_play_goes(state, width), style="dim"))
     lines += status_lines(state, width, full=not compact)
     return lines
 
