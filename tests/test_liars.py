@@ -286,7 +286,7 @@ def test_calza_both_ways_and_its_cap() -> None:
     state = play("Bob bid 2x4; Cy bid 3x4", state)
     full = play("Ann exact 3", state)
     assert dice(full)["Ann"] == 5 and full.name(full.turn) == "Ann"  # never above the start
-    assert "Ann has all 5 dice: none comes back" in words(full.ruling)
+    assert "Ann is at the start count (5 dice): none comes back" in words(full.ruling)
     assert not any(isinstance(f, ld.RegainedDie) for f in full.ruling)
     state = play("Ann bid 4x4", state)
     right = play("Bob exact 4", state)
@@ -818,8 +818,8 @@ def test_no_raise_left_is_not_raises_none_and_no_calza_is_not_offered() -> None:
     assert "raises" not in said and "(none)" not in said and "exact" not in said
     assert said.splitlines()[1] == "Bob: call"
     perudo = play("Ann bid 3x6", table(rules=PERUDO))
-    said = [line.plain for line in status_lines(perudo)]
-    assert said[1:3] == ["Bob: raise or call", "exact: anyone but Ann"]
+    lines = [line.plain for line in status_lines(perudo)]
+    assert lines[1:3] == ["Bob: raise or call", "exact: anyone but Ann"]
     anyone = play("Ann bid 3x6", table(rules=PERUDO, call_by=ANY))
     assert [line.plain for line in status_lines(anyone)][1:3] == [
         "Bob: raise",

@@ -20,6 +20,7 @@ from referee.text import printable
 
 WIDE = 60  # columns from which each player's lost dice are drawn beside those left
 NAME = 16  # columns for a name on the full card
+ROWS = 10  # players with dice who each get a line on the full card; more are folded
 
 
 def dice_row(dice: int) -> str:
@@ -172,10 +173,11 @@ def card_text(state: State, title: str, width: int = 40, compact: bool = False) 
     wide = width >= WIDE and not compact
     width = min(width, 60 if wide else 40) if width >= 40 else width
     lines = [_header(state, title, width)]
-    lines += _folded(state, width) if compact else _rows(state, wide)
+    folded = compact or (not wide and len(state.active) > ROWS)
+    lines += _folded(state, width) if folded else _rows(state, wide)
     if not wide:
         lines += _out(state, width)
-    if not state.is_over:
+    if not state.is_over and not compact:
         wild = ", ones wild" if state.wild else ""
         lines.append(Text(f"{count_dice(state.dice_in_play)} in play{wild}", style="dim"))
         lines.append(Text(_play_goes(state, width), style="dim"))
@@ -184,7 +186,8 @@ def card_text(state: State, title: str, width: int = 40, compact: bool = False) 
 
 
 def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
-    """The table, then the status: full (a line a player) or compact (the roster folded)."""
+    """The table, then the status: full (a line a player, up to ROWS of them, and the raises
+    open) or compact (the roster folded, no raises)."""
     return Group(*card_text(state, title, width, compact))
 
 

@@ -51,7 +51,7 @@ def _sentence(fact: ld.Fact) -> str:
         case ld.RegainedDie(player=player, left=left):
             return f"{n(player)} regains a die ({left} now)"
         case ld.KeptDice(player=player, left=left):
-            return f"{n(player)} has all {left} dice: none comes back"
+            return f"{n(player)} is at the start count ({count_dice(left)}): none comes back"
         case ld.WentOut(player=player):
             return f"{n(player)} is out"
         case ld.RoundStarts(number=number, starter=starter, palifico=palifico):
