@@ -543,6 +543,7 @@ def test_bad_input_is_one_line_and_saves_nothing(
         pytest.param(("call", "\uff15"), "a count is written in digits 0-9, not", id="fullwidth"),
         pytest.param(("call", "\u0665"), "a count is written in digits 0-9, not", id="arabic"),
         pytest.param(("call", "five"), "a count is written in digits 0-9, not 'five'", id="word"),
+        pytest.param(("call", "--dicee"), "unknown option '--dicee'", id="option-typo"),
         pytest.param(("call", "25"), "a count is 0 to 24 (the dice in play), not 25", id="big"),
         pytest.param(("call", "--dice", "Ann=1 Bob=1,2,3,4,5,6 Cy=1,1,1,1,1,1 Dee=2,2,2,2,2,2"),
                      "Ann holds 6 dice, not 1", id="wrong-count"),

@@ -112,6 +112,8 @@ def _call(
     hands = Hands.parse(dice) if dice is not None else None
     if (count is None) == (hands is None):
         raise UsageError("give the count of matching dice, or every player's dice with --dice")
+    if count is not None and count.startswith("-") and not count[1:].isdecimal():
+        raise UsageError(f"unknown option {quote(count)}: the options are --dice, --by, -s")
     number = parse_count(count) if count is not None else None
     act(ctx, session, lambda s, state: liars.Call(actor(s, state, by), number, hands, exact))
 
@@ -127,7 +129,8 @@ def call(
     """Call the bid a lie.
 
     Give the count of dice that match it (wilds included), or every player's dice with --dice.
-    At least the bid: the caller loses a die; fewer: the bidder does.
+    At least the bid: the caller loses a die; fewer: the bidder does. The player on turn
+    calls, or any player still in but the bidder where the ruleset says call_by = "any".
     """
     _call(ctx, count, dice, by, session, exact=False)
 
