@@ -110,8 +110,7 @@ def _call(
     exact: bool,
 ) -> None:
     hands = Hands.parse(dice) if dice is not None else None
-    if (count is None) == (hands is None):
-        raise UsageError("give the count of matching dice, or every player's dice with --dice")
+    # Neither or both of a count and the dice: the engine says so, after whether it may call.
     if count is not None and count.startswith("-") and not count[1:].isdecimal():
         raise UsageError(f"unknown option {quote(count)}: the options are --dice, --by, -s")
     number = parse_count(count) if count is not None else None

@@ -73,7 +73,9 @@ class Bid:
         elif quantity in _NUMBERS:
             q = _NUMBERS.index(quantity)
         else:
-            raise NotationError(f"unknown quantity {quote(quantity)} in bid {quote(text)}")
+            raise NotationError(
+                f"unknown quantity {quote(quantity)} in bid {quote(text)}: write 5 or five"
+            )
         f = _FACES.get(face)
         if f is None or not 1 <= f <= 6:
             raise NotationError(
