@@ -386,7 +386,7 @@ def is_raise(
             return "the opening bid may not be on ones"
         return None
     if palifico and not free_face and bid.face != standing.face:
-        return f"in a palifico round the face stays {standing.face}: bid more {_plural(standing)}"
+        return f"in palifico the face stays {standing.face}"
     rule = rules.bidding_rule
     if wild and rule is BiddingRule.PERUDO and (bid.face == 1) != (standing.face == 1):
         if bid.face == 1:  # onto the wild ones: half the dice, rounded up
@@ -442,10 +442,6 @@ def smallest_raises(state: State) -> list[Bid]:
         state.palifico,
         state.may_change_face(state.turn),
     )
-
-
-def _plural(bid: Bid) -> str:
-    return Bid(2, bid.face).words().split()[1]
 
 
 # ---------------------------------------------------------------------------- the game
