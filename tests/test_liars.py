@@ -831,3 +831,14 @@ def test_no_raise_left_is_not_raises_none_and_no_calza_is_not_offered() -> None:
     ]
     off = play("Ann bid 3x6", table(rules=PERUDO, exact_call=False))
     assert "exact" not in "\n".join(line.plain for line in status_lines(off))
+
+
+@pytest.mark.parametrize("args", [("call",), ("exact", "2"), ("bid", "3x3")])
+def test_an_action_on_another_games_session_is_refused(
+    referee: Runner, home: Path, args: tuple[str, ...]
+) -> None:
+    assert referee("new", "kiriki", "Ann", "Bob", "--name", "friday").code == 0
+    before = snapshot(session_file(home))
+    result = referee("liars", *args, "-s", "friday")
+    assert (result.code, result.err) == (2, "error: friday is a kiriki session, not liars\n")
+    assert snapshot(session_file(home)) == before
