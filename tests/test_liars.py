@@ -842,3 +842,12 @@ def test_an_action_on_another_games_session_is_refused(
     result = referee("liars", *args, "-s", "friday")
     assert (result.code, result.err) == (2, "error: friday is a kiriki session, not liars\n")
     assert snapshot(session_file(home)) == before
+
+
+def test_another_games_action_on_a_liars_session_is_refused(referee: Runner, home: Path) -> None:
+    """The smoke tool's crash: `kariki claim 9 -s` a Liar's dice file reached this engine."""
+    assert referee(*START).code == 0
+    before = snapshot(session_file(home))
+    result = referee("kariki", "claim", "9", "-s", "friday")
+    assert (result.code, result.err) == (2, "error: friday is a liars session, not kariki\n")
+    assert snapshot(session_file(home)) == before

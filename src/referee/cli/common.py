@@ -210,14 +210,24 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
+    game = _game_of(ctx)
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        if game is not None and session.game != game:  # `-s` may name any game's file
+            raise UsageError(f"{printable(session.name)} is a {session.game} session, not {game}")
         return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
     result = workspace(ctx).change(ref, change)
     state = result.loaded.state
     ruling = games.module(result.session.game, "words").words(result.session.engine.ruling(state))
     draw_card(result.session, state, ruling)
+
+
+def _game_of(ctx: typer.Context) -> str | None:
+    """The game whose command this is (`referee ld bid` -> liars), if any."""
+    name = ctx.parent.info_name if ctx.parent is not None else None
+    found = games.BY_NAME.get(name or "")
+    return found.name if found is not None else None
 
 
 def actor(session: Session, state: Any, by: str | None) -> str:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -92,17 +91,6 @@ def new(
     )
 
 
-def _here(make: Callable[[Session, liars.State], liars.Event]) -> Callable[[Session, Any], Any]:
-    """`make`, once the session is a Liar's dice one (`-s` may name any game's file)."""
-
-    def build(session: Session, state: Any) -> Any:
-        if session.game != "liars":
-            raise UsageError(f"{printable(session.name)} is a {session.game} session, not liars")
-        return make(session, state)
-
-    return build
-
-
 @app.command()
 def bid(ctx: typer.Context, bid: BidArg, by: ByOpt = None, session: SessionOpt = None) -> None:
     """Bid on all the dice.
@@ -110,7 +98,7 @@ def bid(ctx: typer.Context, bid: BidArg, by: ByOpt = None, session: SessionOpt =
     At least QUANTITY dice show FACE under all the cups: it must raise the standing bid.
     """
     parsed = Bid.parse(" ".join(bid))
-    act(ctx, session, _here(lambda s, state: liars.BidEvent(actor(s, state, by), parsed)))
+    act(ctx, session, lambda s, state: liars.BidEvent(actor(s, state, by), parsed))
 
 
 def _call(
@@ -126,7 +114,7 @@ def _call(
     if count is not None and count.startswith("-") and not count[1:].isdecimal():
         raise UsageError(f"unknown option {quote(count)}: the options are --dice, --by, -s")
     number = parse_count(count) if count is not None else None
-    act(ctx, session, _here(lambda s, state: liars.Call(actor(s, state, by), number, hands, exact)))
+    act(ctx, session, lambda s, state: liars.Call(actor(s, state, by), number, hands, exact))
 
 
 @app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
