@@ -841,7 +841,7 @@ def test_an_action_on_another_games_session_is_refused(
     assert referee("new", "kiriki", "Ann", "Bob", "--name", "friday").code == 0
     before = snapshot(session_file(home))
     result = referee("liars", *args, "-s", "friday")
-    assert (result.code, result.err) == (2, "error: friday is a kiriki session, not liars\n")
+    assert result.code == 2 and result.err.startswith("error: friday is a kiriki session: its")
     assert snapshot(session_file(home)) == before
 
 
@@ -850,5 +850,5 @@ def test_another_games_action_on_a_liars_session_is_refused(referee: Runner, hom
     assert referee(*START).code == 0
     before = snapshot(session_file(home))
     result = referee("kariki", "claim", "9", "-s", "friday")
-    assert (result.code, result.err) == (2, "error: friday is a liars session, not kariki\n")
+    assert result.code == 2 and result.err.startswith("error: friday is a liars session: its")
     assert snapshot(session_file(home)) == before
