@@ -153,16 +153,19 @@ def start_session(
     ruleset: str | None,
     options: Mapping[str, str | int | bool | None],
     player_options: tuple[str, ...] = (),
+    table: Mapping[str, Any] | None = None,
 ) -> None:
     """`referee new GAME ...`: check everything, write the session, make it current.
 
     `options` are the game's own (None: not given); those in `player_options` name a player,
-    by a prefix or a nickname as anywhere else, and are stored as the player's name.
+    by a prefix or a nickname as anywhere else, and are stored as the player's name. `table`
+    is a ruleset already in hand (a rematch keeps the house rules of the match before).
     """
     from referee.session import check_session_name, initial
 
     info = games.info(game)
-    table = storage.load_ruleset(ruleset or info.rulesets[0])
+    if table is None:
+        table = storage.load_ruleset(ruleset or info.rulesets[0])
     if table.get("game") != info.name:
         raise UsageError(
             f"ruleset {quote(str(table.get('name')))} is for"

@@ -294,6 +294,16 @@ class FaceWords:
         """Two dice in the game's words: `Jack-Queen`."""
         return f"{self.face(roll.low)}-{self.face(roll.high)}"
 
+    def said(self, roll: Roll) -> str:
+        """Dice as the table sees them: `Jack-Queen (7)`, a pair by its name.
+
+        >>> KIRIKI_WORDS.said(Roll(5, 5)), KIRIKI_WORDS.said(Roll(1, 2))
+        ('Pair of Kings', 'Black-Red (Kiriki)')
+        """
+        if roll.low == roll.high:
+            return self.ladder.name(roll.rank)
+        return f"{self.dice(roll)} ({self.ladder.name(roll.rank)})"
+
     def letters(self, roll: Roll) -> str:
         """Two dice by the faces' letters, as typed: `KK`."""
         return self.face(roll.low)[0] + self.face(roll.high)[0]
