@@ -159,7 +159,10 @@ class Shell:
             usage = " ".join(
                 p.human_readable_name for p in command.params if p.param_type_name != "option"
             )
-            return f"{name} {usage.lower()}\n{command.help or ''}".strip()
+            # A docstring's paragraphs are broken for the source's width: rejoin each one, so
+            # the screen wraps it as one paragraph at any width.
+            text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
+            return f"{name} {usage.lower()}\n{text}".strip()
         open_now = self.open_actions()
         lines = ["open now (a unique prefix does):"]
         lines += [f"  {n:<8} {self._short(n)}" for n in open_now]
