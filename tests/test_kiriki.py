@@ -42,7 +42,9 @@ def play(script: str, state: kr.State) -> kr.State:
             match action:
                 case "claim":
                     rank, _, show = arg.partition(" show ")
-                    event = kr.Claim(who, WORDS.parse_rank(rank), WORDS.parse_face(show) if show else None)
+                    event = kr.Claim(
+                        who, WORDS.parse_rank(rank), WORDS.parse_face(show) if show else None
+                    )
                 case "kiriki":
                     event = kr.ShowKiriki(who)
                 case "lift":
