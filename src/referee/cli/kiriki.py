@@ -419,7 +419,8 @@ def _history_lines(found: list[kiriki.Rated]) -> list[str]:
         m = r.match
         w, lo = printable(m.winner)[:12], printable(m.loser)[:12]
         lines.append(f"{m.finished[:10]} {printable(m.session)[:28]}")
-        lines.append(f"  {w} beat {lo} {m.score[0]}-{m.score[1]}")
+        resigned = f", {lo} resigned" if m.resigned else ""
+        lines.append(f"  {w} beat {lo} {m.score[0]}-{m.score[1]}{resigned}")
         lines.append(
             f"  {w} {r.winner_kr} ({_signed(r.winner_change)}),"
             f" {lo} {r.loser_kr} ({_signed(r.loser_change)})"
@@ -444,6 +445,7 @@ def ratings_document(
                 "winner": _side(r.match.winner, r.winner_kr, r.winner_change),
                 "loser": _side(r.match.loser, r.loser_kr, r.loser_change),
                 "score": list(r.match.score),
+                "resigned": r.match.resigned,
             }
             for r in found
         ],

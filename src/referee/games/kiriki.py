@@ -333,7 +333,7 @@ class Resigned(NamedTuple):
 
 
 class MatchWon(NamedTuple):
-    """The match: the winner and the final score."""
+    """The match: the winner and the final score, the winner's points first."""
 
     player: str
     score: tuple[int, int]
@@ -413,11 +413,18 @@ def article(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
-def over_words(state: State) -> str:
-    """The one way the end is said: `the match is over: Ann won 3-1`."""
-    a, b = state.score
-    how = " (resigned)" if state.resigned is not None else ""
-    return f"the match is over: {state.name(state.winner or 0)} won {a}-{b}{how}"
+def over_words(state: State, sep: str = ", ") -> str:
+    """The one way the end is said: `the match is over: Ann won 3-1` (`, Bob resigned`)."""
+    w = state.winner or 0
+    a, b = _winner_first(state, w)
+    said = f"the match is over: {state.name(w)} won {a}-{b}"
+    if state.resigned is not None:
+        said += f"{sep}{state.name(state.resigned)} resigned"
+    return said
+
+
+def _winner_first(state: State, winner: int) -> tuple[int, int]:
+    return (state.sides[winner].points, state.sides[1 - winner].points)
 
 
 def is_match_won(points: int, other: int, target: int, win_by: int) -> bool:
@@ -492,7 +499,7 @@ def _actor(state: State, by: str, phase: Phase) -> int:
 def _resign(state: State, i: int, facts: list[Fact]) -> State:
     facts.append(Resigned(state.name(i)))
     winner = 1 - i
-    facts.append(MatchWon(state.name(winner), state.score))
+    facts.append(MatchWon(state.name(winner), _winner_first(state, winner)))
     return replace(_cleared(state), phase=Phase.OVER, winner=winner, resigned=i)
 
 
@@ -628,7 +635,7 @@ def _point(state: State, i: int, facts: list[Fact]) -> State:
     state = replace(state, sides=tuple(sides))
     facts.append(Point(state.name(i), state.score))
     if is_match_won(sides[i].points, sides[1 - i].points, state.target, state.rules.win_by):
-        facts.append(MatchWon(state.name(i), state.score))
+        facts.append(MatchWon(state.name(i), _winner_first(state, i)))
         return replace(_cleared(state), phase=Phase.OVER, winner=i)
     return replace(_fresh_round(state, 1 - i), round=state.round + 1)  # the loser starts
 
@@ -680,6 +687,7 @@ class RatedMatch(NamedTuple):
     score: tuple[int, int]  # the winner's points, then the loser's
     k: int
     start: int
+    resigned: bool = False  # the loser resigned
 
     @property
     def order(self) -> tuple[str, str, str]:
@@ -707,6 +715,7 @@ def rated_match(
         score,
         rules.rating_k,
         rules.rating_start,
+        resigned=state.resigned is not None,
     )
 
 

@@ -57,7 +57,7 @@ def status(state: State) -> Text:
     """Who acts and with what; the card's last lines."""
     text = Text()
     if state.is_over:
-        text.append(printable(over_words(state)), style="bold green")
+        text.append(printable(over_words(state, sep="\n")), style="bold green")
         return text
     if state.phase is Phase.ROLLOFF:
         text.append("roll off, one die each: rolloff 5 3")
