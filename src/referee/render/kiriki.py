@@ -57,7 +57,8 @@ def status(state: State) -> Text:
     """Who acts and with what; the card's last lines."""
     text = Text()
     if state.is_over:
-        text.append(printable(over_words(state, sep="\n")), style="bold green")
+        said = over_words(state, sep="\n").split("\n")  # names hold no line breaks
+        text.append("\n".join(printable(line) for line in said), style="bold green")
         return text
     if state.phase is Phase.ROLLOFF:
         text.append("roll off, one die each: rolloff 5 3")
