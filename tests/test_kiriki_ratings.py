@@ -401,3 +401,30 @@ def test_kr_is_recomputed_identically_after_anything_that_changes_no_result(
         assert after["head_to_head"] == before["head_to_head"]
         strip = [{k: v for k, v in m.items() if k != "session"} for m in after["matches"]]
         assert strip == [{k: v for k, v in m.items() if k != "session"} for m in before["matches"]]
+
+
+def test_a_shell_on_the_current_session_follows_a_rematch(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from referee.cli.shell import Shell
+
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "one")
+    monkeypatch.setattr("sys.stdin", io.StringIO("resign bob\nrematch --name two\nclaim 9\n"))
+    assert Shell(None).loop() == 0
+    assert json.loads(referee("show", "--json", "-s", "two").out)["claim"] == "9"
+    assert json.loads(referee("show", "--json", "-s", "one").out)["events"] == 1
+
+
+def test_a_shell_on_a_named_session_stays_there(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from referee.cli.shell import Shell
+
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "one")
+    monkeypatch.setattr("sys.stdin", io.StringIO("resign bob\nrematch --name two\nclaim 9\n"))
+    assert Shell("one").loop() == 1  # the claim is refused: the match on "one" is over
+    assert json.loads(referee("show", "--json", "-s", "two").out)["events"] == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Runner, session_file, snapshot
-from referee.errors import NotationError
+from referee.errors import NotationError, RuleViolation
 from referee.games import kiriki as kr
 from referee.games.base import PlayerInfo
 from referee.notation.dice import KARIKI, KIRIKI, Rank, Roll, parse_rank
@@ -179,10 +179,31 @@ def test_rulings_in_kiriki_words(script: str, said: str) -> None:
 # ------------------------------------------------------------------ the prompt
 
 
+WAITS = [
+    pytest.param("", "Ann must claim (or show a Kiriki)", id="claim"),
+    pytest.param("Ann claim 9", "Bob must lift, believe or roll 9", id="answer"),
+    pytest.param("Ann claim 66; Bob roll; Bob claim 66", "Ann must lift or roll Pair of Aces",
+                 id="locked"),
+    pytest.param("Ann claim 9; Bob believe", "Ann was believed and must reveal, raise or reroll",
+                 id="believed"),
+    pytest.param("Ann claim 66; Bob believe", "Ann must reroll (or reveal a bluff)", id="forced"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "said"), WAITS)
+def test_not_now_says_who_must_do_what(script: str, said: str) -> None:
+    state = play(script, match())
+    who = state.name(state.turn)
+    wrong = kr.Reroll(who) if state.phase is kr.Phase.ANSWER else kr.Lift(who, Roll(1, 3))
+    with pytest.raises(RuleViolation) as refused:
+        kr.apply(state, wrong)
+    assert str(refused.value) == f"not now: {said}"
+
+
 PROMPTS = [
     pytest.param("", "Ann claims", id="fresh-roll"),
     pytest.param("Ann claim 9", "Bob answers 9", id="answer"),
-    pytest.param("Ann claim 9; Bob believe", "Ann raises or rerolls", id="believed"),
+    pytest.param("Ann claim 9; Bob believe", "Ann reveals, raises or rerolls", id="believed"),
     pytest.param("Ann claim 66; Bob believe", "Ann must reroll", id="forced-reroll"),
     pytest.param("Ann claim 9; Bob roll", "Bob claims 9+", id="took-the-mug"),
     pytest.param("Ann claim 9; Bob believe; Ann reroll", "Ann claims 9+", id="rerolled"),

@@ -286,12 +286,6 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
 
 # ---------------------------------------------------------------------------- KR ratings
 
-RATINGS_ORDER = (
-    "KR replays the ranked matches in the order they ended: the time of the event that ended"
-    " each, then the session's creation, then its id"
-)
-
-
 def match_id(session: Session) -> str:
     """The session's id: a match counts once, however many copies of it the folder holds.
 
@@ -474,7 +468,7 @@ def shell_prompt(state: kiriki.State) -> str:
         case kiriki.Phase.BELIEVED if state.claim is kiriki.TOP_CLAIM:
             return f"{who} must reroll"
         case kiriki.Phase.BELIEVED:
-            return f"{who} raises or rerolls"
+            return f"{who} reveals, raises or rerolls"
     return who
 
 

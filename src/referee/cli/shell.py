@@ -38,7 +38,11 @@ class Shell:
 
     def __init__(self, ref: str | None) -> None:
         self.space = Workspace(keeps_replays=True)
-        self.path = storage.resolve(self.space.home, ref)
+        self.follows = ref is None  # opened on the current session: follow it when it moves
+        self._open(storage.resolve(self.space.home, ref))
+
+    def _open(self, path: Any) -> None:
+        self.path = path
         self.ref = str(self.path)
         loaded = self.space.load(self.ref)
         self.game = loaded.session.game
@@ -79,10 +83,12 @@ class Shell:
                 if not line:
                     break
                 output.print_text(prompt + line.rstrip("\n"))
+            before = self._current()
             code = self.do(line)
             if code is None:
                 break
             failed = code or failed
+            self._follow(before)
         self._keep_cache()
         if interactive:
             self._save_history()
@@ -111,6 +117,24 @@ class Shell:
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
         extra = ["--session", self.ref] if takes_session else []
         return run([*argv, *words[1:], *extra], self.space, self.command)
+
+    def _current(self) -> Any:
+        """The current session's file, if any."""
+        try:
+            return storage.resolve(self.space.home, None)
+        except RefereeError:
+            return None
+
+    def _follow(self, before: Any) -> None:
+        """A shell opened on the current session moves with it when a line of its own made
+        another one current (a rematch); one opened on a named session stays there."""
+        now = self._current()
+        if self.follows and now is not None and now != before and now != self.path:
+            try:
+                self._open(now)
+            except RefereeError:
+                return
+            output.print_text(f"now on {now.stem}")
 
     def _command(self, word: str) -> str:
         """The command `word` names: an alias, exact, a unique prefix among the actions open

@@ -479,18 +479,33 @@ def apply(state: State, event: Event) -> State:
     return replace(state, ruling=tuple(facts), events=state.events + 1)
 
 
-_WHAT = {
-    Phase.ROLLOFF: "the match starts with a roll-off: rolloff 5 3",
-    Phase.CLAIM: "the roller must claim (or show a Kiriki)",
-    Phase.ANSWER: "the claim waits for a lift, believe or roll",
-    Phase.BELIEVED: "the believed claimer must reveal, raise or reroll",
-}
+def what_now(state: State) -> str:
+    """What the match waits for, in words: `Bob must lift, believe or roll`."""
+    who = state.name(state.turn)
+    match state.phase:
+        case Phase.OVER:
+            return over_words(state)
+        case Phase.ROLLOFF:
+            return "the match starts with a roll-off: rolloff 5 3"
+        case Phase.CLAIM:
+            return f"{who} must claim (or show a Kiriki)"
+        case Phase.ANSWER:
+            return f"{who} must {_or(legal_actions(state))} {LADDER.name(state.claim or TOP_CLAIM)}"
+        case Phase.BELIEVED if state.claim is TOP_CLAIM:
+            return f"{who} must reroll (or reveal a bluff)"
+        case Phase.BELIEVED:
+            return f"{who} was believed and must reveal, raise or reroll"
+    assert_never(state.phase)
+
+
+def _or(moves: Sequence[str]) -> str:
+    return ", ".join(moves[:-1]) + " or " + moves[-1] if len(moves) > 1 else "".join(moves)
 
 
 def _actor(state: State, by: str, phase: Phase) -> int:
     i = state.index(by)
     if state.phase is not phase:
-        raise RuleViolation(f"not now: {_WHAT[state.phase]}")
+        raise RuleViolation(f"not now: {what_now(state)}")
     if i != state.turn:
         raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
     return i
