@@ -70,3 +70,15 @@ def session_file(home: Path, name: str = "friday") -> Path:
 def snapshot(path: Path) -> tuple[bytes, int]:
     """A file's bytes and modification time: what a refused command must leave alone."""
     return path.read_bytes(), path.stat().st_mtime_ns
+
+
+def wait_until(ready: Callable[[], bool], what: str = "the other process") -> None:
+    """Poll until `ready()`: tests wait for observed progress, never for a time window.
+
+    The limit is a guard against a hang (a broken test), far beyond any loaded machine.
+    """
+    deadline = time.monotonic() + 300
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.002)
