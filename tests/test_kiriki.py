@@ -282,7 +282,7 @@ def test_a_lead_of_one_makes_both_match_point() -> None:
 def test_resign_ends_the_match_as_a_loss() -> None:
     state = play("Ann claim 9; Bob resign", match())
     assert state.is_over and state.name(state.winner or 0) == "Ann" and state.resigned == 1
-    with pytest.raises(RuleViolation, match="^the match is over: Ann won 0-0, Bob resigned$"):
+    with pytest.raises(RuleViolation, match=r"^the match is over: Ann won 0-0, Bob resigned$"):
         play("Ann kiriki", state)
 
 

@@ -83,12 +83,10 @@ class Shell:
                 if not line:
                     break
                 output.print_text(prompt + line.rstrip("\n"))
-            before = self._current()
             code = self.do(line)
             if code is None:
                 break
             failed = code or failed
-            self._follow(before)
         self._keep_cache()
         if interactive:
             self._save_history()
@@ -116,7 +114,11 @@ class Shell:
         argv = [head] if head in SHARED else [self.game, head]
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
         extra = ["--session", self.ref] if takes_session else []
-        return run([*argv, *words[1:], *extra], self.space, self.command)
+        before = self._current() if self.follows else None
+        code = run([*argv, *words[1:], *extra], self.space, self.command)
+        if self.follows:
+            self._follow(before)
+        return code
 
     def _current(self) -> Any:
         """The current session's file, if any."""
