@@ -354,3 +354,12 @@ def test_help_lift_in_the_shell_is_one_paragraph(
         "  claimer; below it, for the one who\n"
         "  lifted.\n"
     )
+
+
+@pytest.mark.parametrize("example", ["perudo-night", "kalooki-game", "kariki-night"])
+def test_a_kiriki_action_on_another_games_session(referee: Runner, example: str) -> None:
+    path = Path(__file__).parents[1] / "examples" / f"{example}.toml"
+    before = snapshot(path)
+    result = referee("kiriki", "roll", "-s", str(path))
+    assert result.code == 2 and "session, not a Kiriki match" in result.err, result
+    assert result.err.count("\n") == 1 and snapshot(path) == before
