@@ -429,3 +429,11 @@ def test_a_shell_on_a_named_session_stays_there(
     monkeypatch.setattr("sys.stdin", io.StringIO("resign bob\nrematch --name two\nclaim 9\n"))
     assert Shell("one").loop() == 1  # the claim is refused: the match on "one" is over
     assert json.loads(referee("show", "--json", "-s", "two").out)["events"] == 0
+
+
+def test_ratings_json_draws_nothing(tmp_path: Path) -> None:
+    from test_imports import modules_after
+
+    loaded = modules_after(tmp_path, "ratings", "--json")
+    assert "referee.cli.kiriki" in loaded  # the probe really ran the command
+    assert not {m for m in loaded if m.split(".")[0] == "rich" or m.startswith("referee.render")}

@@ -93,6 +93,7 @@ def test_every_kiriki_name_and_spelling_parses_back(rank: Rank) -> None:
     ("text", "hint"),
     [
         pytest.param("kingz", "did you mean 'kings'?", id="typo"),
+        pytest.param("pair of", "try 9, nine, 4-5, pair of kings or KK", id="half-said"),
         pytest.param("x", "try 9, nine, 4-5, pair of kings or KK", id="nonsense"),
         pytest.param("１０", "try 9", id="wide-digits"),
         pytest.param("", "try 9", id="empty"),

@@ -288,6 +288,7 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
 
 # ---------------------------------------------------------------------------- KR ratings
 
+
 def match_id(session: Session) -> str:
     """The session's id: a match counts once, however many copies of it the folder holds.
 

@@ -350,7 +350,10 @@ class FaceWords:
             )
         import difflib
 
-        close = difflib.get_close_matches(key, [w for w in self.ranks if len(w) > 2], 1, 0.75)
+        # Suggest the plural forms a table says ("pair of reds"), never the singular slips.
+        singular = {f"pair of {face.lower()}" for face in self.faces}
+        known = [w for w in self.ranks if len(w) > 2 and w not in singular]
+        close = difflib.get_close_matches(key, known, 1, 0.75)
         king = self.faces[4]
         hint = (
             f"did you mean {quote(close[0])}?"
