@@ -474,9 +474,7 @@ def everything(referee: Runner, database: Path) -> tuple[object, object, list[st
     return stats, ratings, rows, version
 
 
-def test_a_league_imported_twice_counts_once(
-    referee: Runner, home: Path, tmp_path: Path
-) -> None:
+def test_a_league_imported_twice_counts_once(referee: Runner, home: Path, tmp_path: Path) -> None:
     nights = league_nights(home)
     once = everything(referee, tmp_path / "once.db")
     assert once[0]["sessions"] == 200  # type: ignore[index]

@@ -348,14 +348,17 @@ def test_kr_by_hand() -> None:
     assert (round(ann), table["Cy"]["kr"], table["Bob"]["kr"]) == (1531, 1501, 1468)
 
 
-def test_ratings_come_from_the_saved_ranked_matches(referee: Runner, home: Path) -> None:
-    def ranked(name: str, a: str, b: str, loser: str, ranked: bool = True) -> None:
+def test_ratings_come_from_the_saved_ranked_matches(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ranked(name: str, a: str, b: str, loser: str, ranked: bool = True, hour: int = 9) -> None:
+        monkeypatch.setenv("REFEREE_CLOCK", f"2026-11-29T{hour:02d}:00:00+00:00")
         extra = ["--ranked"] if ranked else []
         assert referee("new", "kiriki", a, b, "--first", a, "--name", name, *extra).code == 0
         assert referee("kiriki", "resign", loser).code == 0
 
-    ranked("m1", "Ann", "Bob", "Bob")
-    ranked("m2", "Ann", "Cy", "Cy")
+    ranked("m1", "Ann", "Bob", "Bob", hour=10)  # KR counts m1 first: it ended first
+    ranked("m2", "Ann", "Cy", "Cy", hour=11)
     ranked("casual", "Bob", "Cy", "Cy", ranked=False)  # not rated
     referee("new", "kiriki", "Dee", "Eve", "--ranked", "--name", "unfinished")
     (home / "sessions" / "broken.toml").write_text("schema = 1\n")

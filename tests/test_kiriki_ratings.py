@@ -226,7 +226,9 @@ def test_no_ranked_matches_fits_40_columns_without_cutting_a_word(referee: Runne
     assert "referee new kiriki A B --ranked" in out.splitlines()[-1]
 
 
-def test_the_json_document_is_documented(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_json_document_is_documented(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, home: Path
+) -> None:
     three_matches(referee, monkeypatch)
     doc = kr_doc(referee)
     match = doc["matches"][0]
@@ -240,7 +242,10 @@ def test_the_json_document_is_documented(referee: Runner, monkeypatch: pytest.Mo
         "score": [0, 0],
         "resigned": True,
     }
-    assert re.fullmatch(r"[0-9a-f]{32}", match["id"])
+    from referee.history import session_id
+
+    loaded = storage.load(home / "sessions" / "m1.toml")
+    assert match["id"] == session_id(loaded.session)  # the one identity stats uses too
     assert doc["head_to_head"][0] == {"players": ["Ann", "Bob"], "wins": [1, 0]}
     section = README.read_text().split("### `referee ratings --json`")[1].split("\n## ")[0]
     documented = set(re.findall(r"`([a-z_]+)`", section))

@@ -3,7 +3,7 @@ matches, typed as they happen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any
 
 import typer
@@ -290,18 +290,11 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
 
 
 def match_id(session: Session) -> str:
-    """The session's id: a match counts once, however many copies of it the folder holds.
+    """The session's id: a match counts once, however many copies of it the folder holds
+    (files from before session ids get one that rename, export and import keep)."""
+    from referee.history import session_id
 
-    Files from before session ids get a fingerprint that rename, export and import keep.
-    """
-    found = str(getattr(session, "id", "") or "")
-    if found:
-        return found
-    import hashlib
-    import json
-
-    held = [session.created, [p.name for p in session.players], [dict(e) for e in session.events]]
-    return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:32]
+    return session_id(session)
 
 
 def _utc(text: str) -> str:
@@ -331,7 +324,7 @@ def _matches(ctx: typer.Context, quiet: bool = False) -> Iterator[kiriki.RatedMa
         from referee import storage
 
         space = workspace(ctx)
-        loaded_all: Iterator[Any] = (
+        loaded_all: Iterable[Any] = (
             _quietly(storage.load, path, space.cache) for path in storage.session_files(space.home)
         )
     else:
