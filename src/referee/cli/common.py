@@ -220,8 +220,14 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
+    own = games.BY_NAME.get(str(ctx.parent.info_name).lower()) if ctx.parent else None
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        if own is not None and own.name != session.game:  # `referee kariki pass -s liars-night`
+            raise UsageError(
+                f"{session.name} is a {session.game} session: its actions are"
+                f" referee {session.game} ..., not referee {own.name} ..."
+            )
         return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
     result = workspace(ctx).change(ref, change)
