@@ -56,8 +56,6 @@ def _roll(dice: list[str]) -> Roll:
 
 def _actor(session: Session, state: kiriki.State, by: str | None) -> str:
     """Who acts (see `common.actor`); a finished match says so in its own words."""
-    if session.game != "kiriki":
-        raise UsageError(f"{session.name} is a {session.game} session, not a Kiriki match")
     if state.is_over and not by:
         raise RuleViolation(kiriki.over_words(state))
     return actor(session, state, by)
