@@ -226,7 +226,8 @@ def test_a_provisional_win_counts_for_nobody_until_the_night_is_settled(
         return row
 
     def nights() -> list[dict[str, object]]:
-        found: list[dict[str, object]] = json.loads(referee("stats", "--json").out)["money"]["nights"]
+        document = json.loads(referee("stats", "--json").out)
+        found: list[dict[str, object]] = document["money"]["nights"]
         return found
 
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (0, 0, "-")
