@@ -257,3 +257,11 @@ def test_a_time_no_clock_can_show_is_never_a_traceback(
         result = referee(*argv)  # an uncaught error would raise out of run() here
         assert result.code in (0, 3), (argv, result)
         assert "Traceback" not in result.err
+
+
+def test_a_player_card_ranks_by_wins_with_ties_shared(referee: Runner, home: Path) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "Cy", "--buy-in", "0").code == 0
+    assert referee("kariki", "slash", "bob", "--count", "15").code == 0
+    assert referee("kariki", "slash", "cy", "--count", "15").code == 0
+    lines = referee("stats", "--player", "cy").out.splitlines()
+    assert "kariki: 0 won of 1, by wins 2nd= of 3" in lines  # Bob and Cy: equal, never by name
