@@ -9,7 +9,6 @@ scored card by card. The meld and contract rules are `referee.games.kalooki`'s.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -19,7 +18,7 @@ from typing import NamedTuple, assert_never
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
@@ -794,4 +793,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)

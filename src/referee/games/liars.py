@@ -8,7 +8,6 @@ ruleset key (wild ones, how bids move on and off ones, palifico, the exact call,
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -17,7 +16,7 @@ from typing import NamedTuple, assert_never
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
@@ -621,4 +620,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)
