@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Runner
+from conftest import Example, Runner, examples
 from referee import games, storage
 from referee.games.base import Game, Outcome
 
@@ -139,3 +140,71 @@ def test_the_history_commands_the_app_attaches_are_the_ones_it_names() -> None:
     from referee.cli.history import COMMANDS
 
     assert tuple(COMMANDS) == HISTORY  # named in cli/__init__ so a plain `show` never imports it
+
+
+# ---------------------------------------------------------------------------- the typed contract
+
+
+@pytest.mark.parametrize("example", examples(), ids=lambda e: e.path.stem)
+def test_every_example_runs_through_every_piece_of_the_contract(example: Example) -> None:
+    """Each registered game's bundled examples, through each function of its `Game`."""
+    engine = games.load(example.game)
+    loaded = storage.load(example.path)
+    session = loaded.session
+    assert {f.name for f in dataclasses.fields(Game)} == CONTRACT  # a new piece is tested here
+    rules = engine.rules_from_table(session.ruleset, "example")
+    options = engine.options_from_table(session.options, session.players, rules)
+    state = engine.start(rules, session.players, options)
+    after = [state]
+    for data in session.events:
+        event = engine.event_from_dict({k: v for k, v in data.items() if k != "at"})
+        assert engine.is_event(event) and isinstance(event, engine.events)
+        assert engine.event_from_dict(engine.event_to_dict(event)) == event  # canonical
+        assert engine.player_of(event) in (None, *(p.name for p in session.players))
+        state = engine.checked_apply(state, event)
+        assert isinstance(state, engine.state_type)
+        after.append(state)
+        turn = engine.turn(state)
+        assert turn is None or turn in [p.name for p in session.players]
+        assert all(isinstance(a, str) for a in engine.legal_actions(state))
+        assert isinstance(engine.outcome(state), Outcome)
+        assert engine.ruling(state)  # every event has a ruling
+        json.dumps(engine.ruling_json(state))  # JSON data, by the game's own json_value
+        json.dumps(engine.summary(state))
+        assert set(engine.scores(state)) == {p.name for p in session.players}
+    assert state == loaded.state
+    tally = engine.tally(after)
+    assert set(tally) <= {p.name for p in session.players}
+    assert all(isinstance(n, int) for row in tally.values() for n in row.values())
+
+
+CONTRACT = {
+    "state_type", "events", "rules_from_table", "options_from_table", "start", "apply", "turn",
+    "legal_actions", "outcome", "event_from_dict", "event_to_dict", "ruling", "json_value",
+    "summary", "scores", "tally",
+}  # fmt: skip
+
+
+def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
+    tmp_path: Path,
+) -> None:
+    """Each `Game(...)` below lacks one piece of Kariki's (or takes Liar's dice's `apply`):
+    mypy (strict, as CI runs it) must report each one."""
+    from mypy import api
+
+    pieces = {name: f"k.{name}" for name in CONTRACT}
+    pieces |= {"state_type": "k.State", "events": "k.Event", "rules_from_table": "k.Rules.from_table",
+               "ruling": "lambda state: state.ruling"}  # fmt: skip
+    lines = ["from referee.games import kariki as k, liars", "from referee.games.base import Game"]
+    for i, missing in enumerate(sorted(pieces)):
+        given = ", ".join(f"{n}={v}" for n, v in pieces.items() if n != missing)
+        lines.append(f"G{i}: Game[k.Rules, k.Options, k.State, k.Event] = Game({given})")
+    given = ", ".join(f"{n}={v}" for n, v in (pieces | {"apply": "liars.apply"}).items())
+    lines.append(f"WRONG: Game[k.Rules, k.Options, k.State, k.Event] = Game({given})")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("\n".join(lines) + "\n")
+    out, _, code = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    assert code == 1
+    for i, missing in enumerate(sorted(pieces)):
+        assert f'snippet.py:{i + 3}: error: Missing named argument "{missing}"' in out, out
+    assert f"snippet.py:{len(lines)}: error: Argument \"apply\"" in out, out

@@ -57,7 +57,7 @@ class Outcome(NamedTuple):
         return "provisional" if self.provisional else "finished"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Game(Generic[R, Opt, S, E]):
     """A game's pure rules engine, seen from the shared layers: its typed functions.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from referee.games import kariki as k
 from referee.notation.dice import KARIKI as LADDER
@@ -62,4 +63,5 @@ def _sentence(fact: k.Fact) -> str:
         case k.Won(player=player, pot=pot, open=still_open):
             unless = f" unless {' or '.join(map(n, still_open))} buys back" if still_open else ""
             return f"{n(player)} wins the pot of {pot}{unless}"
-    raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+        case _:  # mypy proves this unreachable: a fact without words fails the type check
+            assert_never(fact)
