@@ -207,4 +207,4 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
     assert code == 1
     for i, missing in enumerate(sorted(pieces)):
         assert f'snippet.py:{i + 3}: error: Missing named argument "{missing}"' in out, out
-    assert f"snippet.py:{len(lines)}: error: Argument \"apply\"" in out, out
+    assert f'snippet.py:{len(lines)}: error: Argument "apply"' in out, out
