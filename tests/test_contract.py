@@ -193,8 +193,12 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
     from mypy import api
 
     pieces = {name: f"k.{name}" for name in CONTRACT}
-    pieces |= {"state_type": "k.State", "events": "k.Event", "rules_from_table": "k.Rules.from_table",
-               "ruling": "lambda state: state.ruling"}  # fmt: skip
+    pieces |= {
+        "state_type": "k.State",
+        "events": "k.Event",
+        "rules_from_table": "k.Rules.from_table",
+        "ruling": "lambda state: state.ruling",
+    }
     lines = ["from referee.games import kariki as k, liars", "from referee.games.base import Game"]
     for i, missing in enumerate(sorted(pieces)):
         given = ", ".join(f"{n}={v}" for n, v in pieces.items() if n != missing)

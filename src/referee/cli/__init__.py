@@ -24,7 +24,7 @@ from referee.cli.common import (
     open_session,
     workspace,
 )
-from referee.errors import RefereeError, StorageError, UsageError
+from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.session import notation, states
 
 HELP = "Scorekeeper and referee for dice and card games played at a real table."
@@ -483,12 +483,19 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         return 1
     except ClickException as error:  # usage: a missing argument, an unknown option
         hint = "" if space is not None else " (see --help)"
-        output.error_line(f"{error.format_message()}{hint}")
+        output.error_line(f"{_cut_values(error.format_message())}{hint}")
         return error.exit_code
     except OSError as error:  # a disk problem no layer below turned into a StorageError
         output.error_line(str(StorageError(f"{error.strerror or error}")))
         return StorageError.exit_code
     return result if isinstance(result, int) else 0
+
+
+def _cut_values(message: str) -> str:
+    """Click quotes a refused value whole: a 10,000-character argument is cut as ours are."""
+    import re
+
+    return re.sub(r"'([^']{25,})'", lambda found: quote(found.group(1)), message)
 
 
 def main() -> None:
