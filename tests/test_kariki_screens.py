@@ -91,42 +91,6 @@ Cy faces Nine: roll / pull / pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
 ''', id='compact-6-after-an-action'),
-    pytest.param([], '--help', '40', '''\
-Usage: referee [OPTIONS] COMMAND
-               [ARGS]...
-
-  Scorekeeper and referee for dice and
-  card games played at a real table.
-
-Options:
-  -s, --session NAME  Session NAME or
-                      PATH (default: the
-                      current one).
-  --version           Show the version.
-  -h, --help          Show this message
-                      and exit.
-
-Commands:
-  show      The score card.
-  log       The history, with rulings.
-  undo      Take back the last event.
-  redo      Put back an undone event.
-  sessions  List the sessions.
-  use       Pick the current session.
-  shell     Play a night in a prompt.
-  export    Export a session.
-  import    Import a JSON export.
-  stats     Stats across sessions.
-  delete    Delete a session.
-  rename    Rename a session.
-  ratings   Kiriki KR ratings.
-  rules     Bundled and own rulesets.
-  kariki    Kariki (alias k).
-  liars     Liar's dice (alias ld).
-  kiriki    Kiriki (alias kr).
-  kalooki   Kalooki (alias kal).
-  new       Start a session.
-''', id='help-at-40'),
 ]  # fmt: skip
 
 
