@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, every_game, fresh
 from referee import games
 
 SHARED = """\
@@ -66,3 +66,48 @@ def test_the_help_screen_is_exact_at_40_columns(
     assert result.code == 0 and shown == expected_help()
     assert not re.search(r"[a-z]\.\.\.|\u2026", shown)  # nothing cut off
     assert max(len(line) for line in shown.splitlines()) <= 40
+
+
+def actions_of(game: games.GameInfo) -> set[str]:
+    """The names of a game's own commands (`claim`, `bid`, `check`)."""
+    app = games.module(game.name, "cli").app
+    return {c.name or str(c.callback.__name__) for c in app.registered_commands}
+
+
+SHARED_TEXTS = [
+    pytest.param([], id="no-session"),
+    pytest.param(["sessions"], id="no-sessions"),
+    pytest.param(["show", "--help"], id="show-help"),
+    pytest.param(["shell", "--help"], id="shell-help"),
+    pytest.param(["log", "--help"], id="log-help"),
+    pytest.param(["undo", "--help"], id="undo-help"),
+]
+
+
+@pytest.mark.parametrize("args", SHARED_TEXTS)
+def test_shared_texts_speak_of_no_one_game(referee: Runner, args: list[str]) -> None:
+    """No game's action appears in what every game's table reads (Kariki's `claim 9` would
+    be a wrong hint at a Liar's dice table)."""
+    names = {g.name for g in games.GAMES} | {"show", "undo", "redo", "log", "help", "score"}
+    actions = set().union(*(actions_of(g) for g in games.GAMES)) - names
+    shown = referee(*args).out
+    assert shown.strip()
+    found = {a for a in actions if re.search(rf"\b{a}\b", shown, re.I)}
+    assert found == set(), shown
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_the_shell_help_lists_only_the_games_own_commands(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, game: games.GameInfo
+) -> None:
+    import io
+
+    from referee.cli.shell import BUILTINS
+
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n"))
+    shown = referee("shell").out
+    listed = set(re.findall(r"^  (\w+) ", shown, re.M))
+    later = re.search(r"^not now: (.*?)\nalso:", shown, re.M | re.S)
+    listed |= set(re.findall(r"\w+", later.group(1))) if later else set()
+    assert listed and listed <= actions_of(game) | set(BUILTINS), shown

@@ -28,14 +28,20 @@ from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.session import notation, states
 
 HELP = "Scorekeeper and referee for dice and card games played at a real table."
-START_HERE = """\
-No session yet. Start one:
-  referee new kariki Ann Bob Cy
-Then type the game as it happens:
-  referee kariki claim 9
-  referee kariki pull 4-5
-Or play in one prompt: referee shell
-More: referee --help"""
+
+
+def start_here() -> str:
+    """What `referee` says with no session yet: how to start one, in no one game's words."""
+    names = ", ".join(g.name for g in games.GAMES if g.has_sessions)
+    return (
+        "No session yet. Start one:\n"
+        "  referee new GAME PLAYER...\n"
+        f"Games: {names}.\n"
+        "Then type each action as it happens:\n"
+        "  referee GAME ACTION ...\n"
+        "or play in one prompt: referee shell\n"
+        "More: referee GAME --help"
+    )
 
 
 def _version(value: bool) -> None:
@@ -58,7 +64,7 @@ def root(
     if ctx.invoked_subcommand is not None:
         return
     if not (space.default_ref or storage.current_ref(space.home)):
-        output.print_text(START_HERE)
+        output.print_wrapped(start_here())
         return
     loaded = open_session(ctx, None)
     draw_card(loaded.session, loaded.state)
@@ -85,7 +91,7 @@ def show(
         bool | None,
         typer.Option(
             "--full/--compact",
-            help="Every cross, or one line a player (default: what fits).",
+            help="The whole card, or one line a player (default: what fits).",
             show_default=False,
         ),
     ] = None,
@@ -248,7 +254,7 @@ def list_sessions(
         output.print_json([{k: r.get(k) for k in keys} for r in rows])
         return
     if not rows:
-        output.print_text("no sessions yet: referee new kariki Ann Bob")
+        output.print_text("no sessions yet: referee new GAME PLAYER...")
         return
     lines = []
     for r in rows:
@@ -284,8 +290,8 @@ def use(
 def shell(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Play a night in a prompt.
 
-    Type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'. Reads lines from a pipe
-    too: 'referee shell < night.txt' plays a scripted game.
+    Type the session's actions, 'undo', 'show' ... without 'referee GAME'; 'help' lists what
+    is open now. Reads lines from a pipe too: 'referee shell < night.txt' plays a script.
     """
     from referee.cli.shell import Shell
 
