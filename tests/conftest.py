@@ -76,6 +76,18 @@ def snapshot(path: Path) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
+def wait_until(ready: Callable[[], bool], what: str = "the other process") -> None:
+    """Poll until `ready()`: tests wait for observed progress, never for a time window.
+
+    The limit is a guard against a hang (a broken test), far beyond any loaded machine.
+    """
+    deadline = time.monotonic() + 300
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.002)
+
+
 # ---------------------------------------------------------------------------- every game
 # Tests that mean "every game" read the registry and the bundled examples through these, so a
 # new game (an entry in `games.GAMES` and an example in examples/) gets its tests unasked.

@@ -18,6 +18,8 @@ import pytest
 from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.cli.common import Workspace
+from referee.storage import cache as cache_module
+from referee.storage import codec, files, sessions
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
 # Seconds past which a command counts as hung: the old code took 13 s for a slash count, or
@@ -118,22 +120,22 @@ def test_an_edited_engine_replays(
     cache = storage.Cache.default()
     assert storage.load(path, cache) == storage.load(path)
     replays: list[Path] = []
-    real = storage._load_bytes
+    real = codec.decode
 
     def counting(p: Path, raw: bytes, digest: str) -> storage.Loaded:
         replays.append(p)
         return real(p, raw, digest)
 
-    monkeypatch.setattr(storage, "_load_bytes", counting)
+    monkeypatch.setattr(codec, "decode", counting)
     storage.load(path, cache)
     assert replays == []  # same code, same bytes: served from the cache
-    monkeypatch.setattr(storage, "code_digest", lambda: "an edited engine")
+    monkeypatch.setattr(cache_module, "code_digest", lambda: "an edited engine")
     storage.load(path, cache)
     assert replays == [path]
 
 
 def test_the_code_digest_follows_every_source_file(tmp_path: Path) -> None:
-    package = Path(storage.__file__).parent
+    package = Path(storage.__file__).parents[1]
     copy = tmp_path / "referee"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = storage.source_digest(copy)
@@ -179,7 +181,7 @@ def test_a_write_between_reading_and_locking_is_seen(referee: Runner, home: Path
 
     import unittest.mock
 
-    with unittest.mock.patch.object(storage, "locked", lock_after_another_write):
+    with unittest.mock.patch.object(sessions, "locked", lock_after_another_write):
         assert storage.transaction(path, count, known=stale).value == 1  # type: ignore[arg-type]
     assert slipped == [0]
 
@@ -262,7 +264,7 @@ def test_the_writer_refuses_a_file_the_reader_would_refuse(
     referee(*START)
     path = session_file(home)
     before = snapshot(path)
-    monkeypatch.setattr(storage, "MAX_FILE_BYTES", len(path.read_bytes()) + 20)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", len(path.read_bytes()) + 20)
     one_line(referee("kariki", "claim", "9"), 3, "byte limit")
     assert snapshot(path) == before
     assert referee("show").code == 0  # still opens

@@ -13,6 +13,7 @@ from conftest import Runner
 from referee import storage
 from referee.cli.shell import Shell
 from referee.errors import UsageError
+from referee.storage import codec
 
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -65,13 +66,13 @@ def test_the_shell_replays_the_file_once_not_per_line(
 ) -> None:
     referee(*START)
     reads: list[Path] = []
-    real = storage._load_bytes
+    real = codec.decode
 
     def counting(path: Path, raw: bytes, digest: str) -> storage.Loaded:
         reads.append(path)
         return real(path, raw, digest)
 
-    monkeypatch.setattr(storage, "_load_bytes", counting)
+    monkeypatch.setattr(codec, "decode", counting)
     feed(monkeypatch, "claim 9\npull 4-5\nclaim 9\npull 4-5\nshow\nlog\nundo\nredo\n")
     assert referee("shell").code == 0
     assert len(reads) == 1

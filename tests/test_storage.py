@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import Runner, session_file, snapshot
+from conftest import Runner, session_file, snapshot, wait_until
 from referee import storage
 from referee.errors import UsageError
 from referee.games.base import PlayerInfo
@@ -152,8 +152,9 @@ def test_kill_during_save_leaves_the_old_or_the_new_state(
 def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
     """A writer process is killed at random moments of a stream of saves, 40 times over.
 
-    The writer is a fork of this process (no interpreter start-up), so each kill lands in the
-    middle of real saves within milliseconds and the whole test stays well under a second.
+    The writer is a fork of this process (no interpreter start-up). Each kill waits until the
+    writer has replaced the file at least once (observed progress, not a time window, so a
+    loaded machine only makes the test slower), then lands a random moment later.
     """
     referee(*START)
     path = session_file(home)
@@ -165,6 +166,11 @@ def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
     killed = 0
     for round_number in range(40):
         before = len(storage.load(path).session.events)
+        seen = path.stat().st_ino  # every save puts a new file (a new inode) in place
+
+        def saved(seen: int = seen) -> bool:
+            return path.stat().st_ino != seen
+
         child = os.fork()
         if child == 0:  # the writer: save as fast as it can until killed
             try:
@@ -172,14 +178,14 @@ def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
                     run(["kariki", *actions[(before + i) % 4], "-s", str(path)], command=command)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.0, 0.02))
+        wait_until(saved, "a save")
+        time.sleep(rng.uniform(0.0, 0.01))  # where in the next save the kill lands
         os.kill(child, signal.SIGKILL)
         _, status = os.waitpid(child, 0)
         killed += os.WIFSIGNALED(status)
         after = storage.load(path)  # parses and replays, whatever the moment
-        assert len(after.session.events) >= before, round_number
+        assert len(after.session.events) > before, round_number
     assert killed == 40
-    assert len(storage.load(path).session.events) >= 10  # the writers really wrote, often
     assert referee("undo").code == 0  # any next save sweeps the dead writers' temp files
     assert not list(path.parent.glob(".*.tmp"))
 

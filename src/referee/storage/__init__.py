@@ -1,0 +1,87 @@
+"""The only code that touches the disk (docs/ARCHITECTURE.md names each module's concern).
+
+Callers use `referee.storage.X`; the names below are the package's public face.
+"""
+
+from referee.storage.atomic import CRASH_ENV, atomic_write
+from referee.storage.cache import Cache, code_digest, source_digest
+from referee.storage.codec import (
+    MIGRATIONS,
+    SCHEMA,
+    Loaded,
+    digest_of,
+    parse_toml,
+    read_toml,
+    session_from_doc,
+    session_to_doc,
+    session_to_text,
+)
+from referee.storage.exports import write_new, write_sqlite
+from referee.storage.files import MAX_FILE_BYTES, read_bytes, read_text, shown
+from referee.storage.home import Home, current_ref, follow_links, is_path, resolve, session_files
+from referee.storage.lock import LOCK_TIMEOUT_ENV, LOCK_TIMEOUT_MAX, lock_path, lock_timeout, locked
+from referee.storage.rulesets import bundled_rulesets, load_ruleset, ruleset_names, ruleset_path
+from referee.storage.sessions import (
+    CLOCK_ENV,
+    Change,
+    Saved,
+    create,
+    discard,
+    load,
+    load_bytes,
+    now,
+    remove_session,
+    rename_session,
+    save,
+    transaction,
+)
+
+__all__ = [
+    "CLOCK_ENV",
+    "CRASH_ENV",
+    "LOCK_TIMEOUT_ENV",
+    "LOCK_TIMEOUT_MAX",
+    "MAX_FILE_BYTES",
+    "MIGRATIONS",
+    "SCHEMA",
+    "Cache",
+    "Change",
+    "Home",
+    "Loaded",
+    "Saved",
+    "atomic_write",
+    "bundled_rulesets",
+    "code_digest",
+    "create",
+    "current_ref",
+    "digest_of",
+    "discard",
+    "follow_links",
+    "is_path",
+    "load",
+    "load_bytes",
+    "load_ruleset",
+    "lock_path",
+    "lock_timeout",
+    "locked",
+    "now",
+    "parse_toml",
+    "read_bytes",
+    "read_text",
+    "read_toml",
+    "remove_session",
+    "rename_session",
+    "resolve",
+    "ruleset_names",
+    "ruleset_path",
+    "save",
+    "session_files",
+    "session_from_doc",
+    "session_to_doc",
+    "session_to_text",
+    "shown",
+    "source_digest",
+    "transaction",
+    "write_new",
+    "write_sqlite",
+]

@@ -1,0 +1,83 @@
+"""The one way referee replaces a file: a temp file beside it, filled, fsynced, put in place.
+
+Session saves, the `current` pointer, exports (text and SQLite) and the replay cache all write
+through `atomic_write`, so a crash at any point leaves the old file or the new one, never a
+mix, and the only debris is a `.NAME.*.tmp` file that the next save under the lock removes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+# Test hook (RELIABILITY.md): kill this process at a named point of a write.
+CRASH_ENV = "REFEREE_TEST_CRASH_AT"
+
+
+def crash_point(name: str) -> None:
+    """Kill this process here if `$REFEREE_TEST_CRASH_AT` names this point (tests only)."""
+    if os.environ.get(CRASH_ENV) == name:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def temp_pattern(path: Path) -> str:
+    """The glob of the temp files a write of `path` makes (a killed writer leaves one)."""
+    return f".{path.name}.*.tmp"
+
+
+def atomic_write(
+    path: Path,
+    content: str | bytes | Callable[[Path], None],
+    *,
+    overwrite: bool = True,
+    durable: bool = True,
+    crash: str = "",
+) -> None:
+    """Put `content` at `path` whole: a crash leaves the old file or the new one, never a mix.
+
+    `content` is the bytes (or text) to write, or a function that fills the temp file by its
+    path (SQLite writes its own file). `overwrite=False` links the temp file into place, which
+    fails with `FileExistsError` if the name is taken. `durable` fsyncs the file and the folder
+    (a cache entry can skip both: losing one only means a replay). `crash` prefixes the names
+    of the test hook's kill points. Failures are `OSError`s; the temp file never outlives them.
+    """
+    folder = path.parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    tmp = Path(tmp_name)
+    try:
+        if callable(content):
+            os.close(fd)
+            content(tmp)
+            fd = os.open(tmp, os.O_RDWR | os.O_CLOEXEC)
+        with os.fdopen(fd, "wb") as handle:
+            if not callable(content):
+                handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+                handle.flush()
+            crash_point(f"{crash}after_temp_write")
+            if durable:
+                os.fsync(handle.fileno())
+        crash_point(f"{crash}after_fsync")
+        if overwrite:
+            os.replace(tmp, path)  # noqa: PTH105 -- tests break os.replace to simulate a full disk
+        else:
+            os.link(tmp, path)
+            with contextlib.suppress(OSError):  # linked: the export is in place either way
+                tmp.unlink()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    # From here the new file is in place: "saved" means saved, so nothing below may fail loudly.
+    crash_point(f"{crash}after_replace")
+    if durable:
+        with contextlib.suppress(OSError):
+            dir_fd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)

@@ -1,0 +1,151 @@
+"""The replay cache: kept replays of session files, in the user's private cache folder."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+
+from referee.errors import RefereeError
+from referee.plain import from_plain, to_plain
+from referee.storage import files
+from referee.storage.atomic import atomic_write
+from referee.storage.codec import SCHEMA, Loaded, session_from_doc, session_to_doc
+
+# This module is referee/storage/cache.py: the sources to digest are the whole package.
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of referee's own sources: an edited engine never serves an old replay."""
+    return source_digest(_PACKAGE)
+
+
+def source_digest(package: Path) -> str:
+    """A digest of every Python source below `package`: its name, size and modification time.
+
+    Stat-based, so it costs a fraction of a millisecond on every start; any edit, install or
+    checkout changes a file's time or size, and so every key.
+    """
+    digest = hashlib.sha256()
+    # os.walk and os.stat rather than Path.rglob: half the time, and this runs on every start.
+    for folder, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in names if f.endswith(".py")):
+            path = os.path.join(folder, name)  # noqa: PTH118
+            info = os.stat(path)  # noqa: PTH116
+            where = os.path.relpath(path, package)
+            digest.update(f"{where}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Replays of session files, kept so a long night shows as fast as a short one.
+
+    Derived data only, in the user's cache folder (never the data folder, which may be synced
+    or shared): private to the user, JSON (a format that cannot run code), keyed on the bytes
+    of the session file and the code of the engine. Anything odd about an entry or the folder
+    means a replay, never an error; deleting the folder is always safe.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @classmethod
+    def default(cls) -> Cache:
+        """`$XDG_CACHE_HOME/referee`, else `~/.cache/referee` (Linux, macOS and Termux alike)."""
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return cls(Path(base) / "referee")
+
+    def is_private(self, *, create: bool = False) -> bool:
+        """Whether the folder is ours alone (a real folder of ours, closed to others)."""
+        try:
+            if create and not self.root.exists():
+                self.root.parent.mkdir(parents=True, exist_ok=True)
+                self.root.mkdir(mode=0o700)
+            info = os.lstat(self.root)
+        except OSError:
+            return False
+        return (
+            stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077 == 0
+        )
+
+    def _read_json(self, target: Path) -> object:
+        """The JSON document in `target` if it is a regular file of ours, else None."""
+        if not self.is_private():
+            return None
+        try:
+            fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                    return None
+                return json.loads(handle.read(files.MAX_FILE_BYTES + 1))
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    def _write_json(self, target: Path, document: object) -> None:
+        """Keep `document` in `target` (best effort: a cache not written is a slower start)."""
+        if not self.is_private(create=True):
+            return
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            atomic_write(target, data, durable=False, crash="cache_")
+
+    def read_document(self, name: str) -> object:
+        """A JSON document this cache keeps by `name` (None if absent, broken or not ours)."""
+        return self._read_json(self.root / f"{name}.json")
+
+    def write_document(self, name: str, document: object) -> None:
+        """Keep a JSON document by `name` (best effort, like every cache write)."""
+        self._write_json(self.root / f"{name}.json", document)
+
+    def forget(self, path: Path) -> None:
+        """Drop the kept replay of `path` (a deleted session)."""
+        with contextlib.suppress(OSError):
+            self.entry(path).unlink()
+
+    def entry(self, path: Path) -> Path:
+        """The one entry a session file has (rewritten as the file changes)."""
+        name = hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:32]
+        return self.root / f"{name}.json"
+
+    def key(self, digest: str) -> list[object]:
+        """What an entry must match to be served."""
+        return [digest, code_digest(), SCHEMA]
+
+    def get(self, path: Path, digest: str) -> Loaded | None:
+        """The kept replay of `path` whose bytes have `digest`, or None (then replay)."""
+        found = self._read_json(self.entry(path))
+        try:
+            if not isinstance(found, dict) or found.get("key") != self.key(digest):
+                return None
+            session = session_from_doc(found["session"])
+            state = from_plain(session.engine.state_type, found["state"])
+            schema = found["schema"]
+            if isinstance(schema, bool) or not isinstance(schema, int):
+                return None
+        except (ValueError, KeyError, TypeError, RecursionError, RefereeError):
+            return None  # a missing, old, broken or planted entry only means: replay
+        return Loaded(path, session, state, schema, digest)
+
+    def put(self, loaded: Loaded) -> None:
+        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort)."""
+        if not loaded.digest:
+            return
+        with contextlib.suppress(ValueError, TypeError):
+            document = {
+                "key": self.key(loaded.digest),
+                "schema": loaded.schema,
+                "session": session_to_doc(loaded.session),
+                "state": to_plain(loaded.state),
+            }
+            self._write_json(self.entry(loaded.path), document)

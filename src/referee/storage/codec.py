@@ -1,0 +1,265 @@
+"""Session files as TOML: parsing, the schema and its migrations, the document <-> `Session`.
+
+The only module that imports a TOML library (ruff's banned-api keeps it so).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import games
+from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
+from referee.games.base import PlayerInfo
+from referee.session import ReplayError, Session, check_players, check_session_name, replay
+from referee.storage.files import read_bytes, shown
+from referee.text import check_name
+
+SCHEMA = 1
+
+
+def _from_schema_0(doc: dict[str, Any]) -> dict[str, Any]:
+    """The prototype's files: players as `Name=Nick` strings, options and the ruleset's name at
+    the top, `[[event]]` tables with a `kind`. The ruleset becomes a snapshot of the bundled
+    one it names, as every later session carries."""
+    # Imported here: rulesets.py reads its files with this module's `read_toml`.
+    from referee.storage.rulesets import load_ruleset
+
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise StorageError("schema 0: 'players' must be a list of \"Name=Nick\" strings")
+    ruleset = doc.get("ruleset", doc.get("game"))
+    if not isinstance(ruleset, str):
+        raise StorageError("schema 0: 'ruleset' must name a bundled ruleset")
+    events = doc.get("event", [])
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise StorageError("schema 0: every [[event]] must be a table")
+    return {
+        "schema": 1,
+        "name": doc.get("name", ""),
+        "game": doc.get("game"),
+        "players": [
+            {"name": name, **({"nickname": nick} if nick else {})}
+            for name, _, nick in (p.partition("=") for p in players)
+        ],
+        "options": {k: doc[k] for k in ("first", "direction", "buy_in") if k in doc},
+        "ruleset": load_ruleset(ruleset),
+        "events": [
+            {("type" if k == "kind" else k): v for k, v in event.items()} for event in events
+        ],
+        "undone": [],
+    }
+
+
+# schema N -> a function turning a schema-N document into a schema-(N+1) one.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _from_schema_0}
+
+
+def read_toml(path: Path, what: str = "file") -> dict[str, Any]:
+    """Parse a TOML file, turning every failure into one clear `StorageError`."""
+    return parse_toml(read_bytes(path, what), path)
+
+
+def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
+    """Parse TOML bytes, turning every failure into one clear `StorageError`."""
+    import tomllib
+
+    where = shown(path)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise StorageError(f"{where}: starts with a byte-order mark; save it as plain UTF-8")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise StorageError(f"{where}, line {line}: not UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise StorageError(f"{where}: not valid TOML: {error}") from None
+    except (ValueError, RecursionError) as error:  # 5,000-digit integers, absurd nesting
+        raise StorageError(f"{where}: cannot be read: {str(error)[:60]}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A session as read and replayed: `digest` is the SHA-256 of the exact bytes replayed."""
+
+    path: Path
+    session: Session
+    state: Any
+    schema: int  # the schema of the file on disk
+    digest: str = ""
+
+
+def digest_of(raw: bytes) -> str:
+    """The key of a file's content."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def decode(path: Path, raw: bytes, digest: str) -> Loaded:
+    """Parse, migrate, check and replay a session file's bytes (no cache)."""
+    doc = parse_toml(raw, path)
+    schema = doc.get("schema")
+    where = shown(path)
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
+    if schema > SCHEMA:
+        raise StorageError(
+            f"{where}: written by a newer referee (schema {quote_number(schema)},"
+            f" this one reads {SCHEMA}); upgrade referee"
+        )
+    original = schema
+    while schema < SCHEMA:
+        if schema not in MIGRATIONS:
+            raise StorageError(f"{where}: schema {schema} is too old to read")
+        doc = MIGRATIONS[schema](doc)
+        schema += 1
+    try:
+        session = session_from_doc(doc)
+        state = replay(session)
+    except ReplayError as error:
+        raise StorageError(f"{where}, {error}") from None
+    except RefereeError as error:
+        raise StorageError(f"{where}: {error}") from None
+    return Loaded(path, session, state, original, digest)
+
+
+def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, Mapping):
+        raise UsageError(f"'{key}' must be a table")
+    return value
+
+
+def _text(doc: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = doc.get(key, default)
+    if not isinstance(value, str):
+        raise UsageError(f"'{key}' must be a string, not {value!r}")
+    return value
+
+
+def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...]:
+    value = doc.get(key, [])
+    if not isinstance(value, list):
+        raise UsageError(f"'{key}' must be a list of tables")
+    out = []
+    for number, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or not all(
+            isinstance(v, str | int) and not isinstance(v, bool) for v in item.values()
+        ):
+            raise UsageError(f"{key[:-1]} {number} must be a table of strings and numbers")
+        out.append(item)
+    return tuple(out)
+
+
+def session_from_doc(doc: Mapping[str, Any]) -> Session:
+    """A `Session` from a parsed, current-schema document, checked as strictly as typed input."""
+    game = games.canonical(_text(doc, "game"))
+    players_doc = doc.get("players")
+    if not isinstance(players_doc, list) or not players_doc:
+        raise UsageError("'players' must be a list of {name = ...} tables")
+    players = []
+    for item in players_doc:
+        if not isinstance(item, dict) or set(item) - {"name", "nickname"}:
+            raise UsageError("'players' must be a list of {name = ..., nickname = ...} tables")
+        name = _text(item, "name")
+        nickname = item.get("nickname")
+        if nickname is not None and not isinstance(nickname, str):
+            raise UsageError(f"the nickname of {quote(name)} must be a string")
+        for text, what in ((name, "player name"), (nickname, "nickname")):
+            if text is not None and check_name(text, what) != text:
+                raise UsageError(f"{what} {quote(text)} has spaces around it")
+        players.append(PlayerInfo(name, nickname))
+    options = _table(doc, "options")
+    if not all(isinstance(v, str | int) for v in options.values()):  # booleans are ints too
+        raise UsageError("'options' must hold strings, numbers and true/false")
+    name = _text(doc, "name", "")
+    if name:
+        check_session_name(name)
+    return Session(
+        name=name,
+        game=game,
+        ruleset=dict(_table(doc, "ruleset")),
+        players=check_players(players, game),
+        options=dict(options),
+        events=_events(doc, "events"),
+        undone=_events(doc, "undone"),
+        created=_text(doc, "created", ""),
+        updated=_text(doc, "updated", ""),
+    )
+
+
+def session_to_doc(session: Session) -> dict[str, Any]:
+    """A session as the plain document its file holds."""
+    return {
+        "schema": SCHEMA,
+        "name": session.name,
+        "game": session.game,
+        "created": session.created,
+        "updated": session.updated,
+        "players": [
+            {"name": p.name, **({"nickname": p.nickname} if p.nickname else {})}
+            for p in session.players
+        ],
+        "events": [dict(e) for e in session.events],
+        "undone": [dict(e) for e in session.undone],
+        "options": dict(session.options),
+        "ruleset": dict(session.ruleset),
+    }
+
+
+def session_to_text(session: Session) -> str:
+    """The TOML text of a session file, each part checked by parsing it back.
+
+    The header and the tables are small and are dumped and checked on every save; each event
+    is one line, dumped and checked once (`_event_line`), so a long night saves quickly.
+    """
+    import tomli_w
+
+    doc = session_to_doc(session)
+    head = {k: doc[k] for k in ("schema", "name", "game", "created", "updated", "players")}
+    tables = {k: doc[k] for k in ("options", "ruleset")}
+    head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
+    if _parse(head_text) != head or _parse(tables_text) != tables:
+        raise StorageError("refusing to save: the text would not read back the same")
+    return "".join(
+        [head_text, _array("events", session.events), _array("undone", session.undone), "\n",
+         tables_text]
+    )  # fmt: skip
+
+
+def _parse(text: str) -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
+    if not events:
+        return f"{key} = []\n"
+    lines = "".join(f"    {_event_line(tuple(e.items()))},\n" for e in events)
+    return f"{key} = [\n{lines}]\n"
+
+
+@functools.lru_cache(maxsize=100_000)
+def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
+    """One event as an inline table, checked by parsing it back (events never change).
+
+    Written here rather than by tomli-w, which turns a table longer than 100 characters into
+    an [[array of tables]] that could not stand inside the events list; tomli-w still does the
+    quoting and escaping of every key and value.
+    """
+    import tomli_w
+
+    def pair(key: str, value: str | int) -> str:
+        return tomli_w.dumps({key: value}).rstrip("\n")
+
+    event = dict(items)
+    line = "{ " + ", ".join(pair(k, v) for k, v in items) + " }" if items else "{}"
+    if "\n" in line or _parse(f"e = {line}") != {"e": event}:
+        raise StorageError("refusing to save: an event would not read back the same")
+    return line

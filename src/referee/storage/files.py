@@ -1,0 +1,62 @@
+"""Reading one untrusted file: only regular files, only up to a size limit, one clear error."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from referee.errors import StorageError
+from referee.text import printable
+
+# Every file referee reads is refused past this size; `save` refuses to write past it too (it
+# reads it from this module, so the two limits are one).
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def shown(path: Path) -> str:
+    """A path as error messages print it: a folder name may hold anything."""
+    return printable(str(path))
+
+
+def read_bytes(path: Path, what: str = "file") -> bytes:
+    """A regular file's bytes (never a device, a pipe or a folder), or one clear `StorageError`."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise StorageError(f"{shown(path)}: no such {what}") from None
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: cannot read: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise StorageError(f"{shown(path)}: is a folder, not a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise StorageError(f"{shown(path)}: not a regular file, so not a {what}")
+        if info.st_size > MAX_FILE_BYTES:
+            raise StorageError(f"{shown(path)}: too large for a {what} ({info.st_size} bytes)")
+        chunks, left = [], MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > MAX_FILE_BYTES:  # it grew while we read
+        raise StorageError(f"{shown(path)}: too large for a {what}")
+    return raw
+
+
+def read_text(path: Path, what: str = "file") -> str:
+    """A small text file, or a clear `StorageError`."""
+    raw = read_bytes(path, what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StorageError(f"{shown(path)}: not UTF-8 text") from None

@@ -1,0 +1,77 @@
+"""The data folder and where sessions are: `sessions/NAME.toml`, the `current` pointer."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.errors import StorageError, UsageError
+from referee.session import check_session_name
+from referee.storage.atomic import atomic_write
+from referee.storage.files import shown
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """The data folder: `sessions/NAME.toml` and the `current` pointer."""
+
+    root: Path
+
+    @property
+    def sessions(self) -> Path:
+        """The folder holding one TOML file per session."""
+        return self.root / "sessions"
+
+    def session_path(self, name: str) -> Path:
+        """Where the session called `name` lives."""
+        return self.sessions / f"{check_session_name(name)}.toml"
+
+    def current(self) -> str | None:
+        """The current session's name or path, if one was chosen."""
+        try:
+            text = (self.root / "current").read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as error:
+            raise StorageError(f"{shown(self.root / 'current')}: cannot read: {error}") from None
+        return text or None
+
+    def set_current(self, ref: str) -> None:
+        """Make `ref` (a name or a resolved path) the current session."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.root / "current", ref + "\n")
+        except OSError as error:
+            where = shown(self.root / "current")
+            raise StorageError(f"{where}: cannot write: {error.strerror or error}") from None
+
+
+def is_path(ref: str) -> bool:
+    """A session reference is a path when it ends in .toml or contains a slash."""
+    return ref.endswith(".toml") or "/" in ref or os.sep in ref
+
+
+def current_ref(home: Home) -> str | None:
+    """The current session: `$REFEREE_SESSION`, else the data folder's pointer."""
+    return os.environ.get("REFEREE_SESSION") or home.current()
+
+
+def resolve(home: Home, ref: str | None) -> Path:
+    """The file of the session `ref` names (a name or a path), else the current one."""
+    ref = ref or current_ref(home)
+    if not ref:
+        raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
+    return follow_links(Path(ref) if is_path(ref) else home.session_path(ref))
+
+
+def follow_links(path: Path) -> Path:
+    """The real file behind a session path: a symlinked session is saved where it really is."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def session_files(home: Home) -> list[Path]:
+    """Every session file in the data folder, by name."""
+    if not home.sessions.is_dir():
+        return []
+    return sorted(home.sessions.glob("*.toml"))

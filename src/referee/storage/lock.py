@@ -1,0 +1,67 @@
+"""The lock beside a session file: one writer at a time, load -> check -> save."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.errors import StorageError, UsageError, quote
+from referee.storage.files import shown
+
+LOCK_TIMEOUT_ENV = "REFEREE_LOCK_TIMEOUT"
+LOCK_TIMEOUT_MAX = 600.0
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another terminal's lock: `$REFEREE_LOCK_TIMEOUT`, default 5."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "5")
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= LOCK_TIMEOUT_MAX:  # also refuses nan
+        raise UsageError(
+            f"{LOCK_TIMEOUT_ENV} must be a number of seconds from 0 to {LOCK_TIMEOUT_MAX:.0f},"
+            f" not {quote(text)}"
+        )
+    return seconds
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file beside a session file: `friday.toml` is locked by `friday.lock`."""
+    return path.with_name(path.name.removesuffix(".toml") + ".lock")
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the session's lock file (never the data file, which gets replaced).
+
+    The folder must exist: a refused command never creates folders or lock files.
+    """
+    if timeout is None:
+        timeout = lock_timeout()
+    lock_file = lock_path(path)
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        reason = error.strerror or error
+        raise StorageError(f"{shown(lock_file)}: cannot lock: {reason}") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StorageError(
+                        f"{shown(path)}: another referee is writing this session; try again"
+                    ) from None
+                time.sleep(0.01)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -1,0 +1,208 @@
+"""Session files as a whole: load (through the cache), save, create, change under the lock,
+delete and rename.
+
+Promises (RELIABILITY.md): a save is atomic (`atomic.atomic_write`); a lock on a separate
+`NAME.lock` covers load -> check -> save; a file that cannot be read is never overwritten;
+every file carries `schema`, older ones are migrated in memory and backed up before the first
+write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from referee.errors import StorageError, UsageError, quote
+from referee.session import Session, replay
+from referee.storage import codec, files
+from referee.storage.atomic import atomic_write, temp_pattern
+from referee.storage.cache import Cache
+from referee.storage.codec import SCHEMA, Loaded, digest_of, session_to_text
+from referee.storage.files import read_bytes, shown
+from referee.storage.home import Home, follow_links
+from referee.storage.lock import lock_path, locked
+
+CLOCK_ENV = "REFEREE_CLOCK"  # a fixed time for reproducible transcripts and tests
+
+
+def now() -> str:
+    """The time stamp written in session files (UTC); `$REFEREE_CLOCK` fixes it."""
+    from datetime import UTC, datetime
+
+    fixed = os.environ.get(CLOCK_ENV)
+    if fixed:
+        try:
+            return datetime.fromisoformat(fixed).astimezone(UTC).isoformat()
+        except ValueError:
+            raise UsageError(f"{CLOCK_ENV} must be an ISO time, not {quote(fixed)}") from None
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def load(path: Path, cache: Cache | None = None) -> Loaded:
+    """Read and check a session file: its shape, then a replay of every event.
+
+    With a `cache`, bytes whose replay was kept before are not replayed again; any edit, by
+    hand or not, changes the bytes and so replays.
+    """
+    path = follow_links(path)
+    raw = read_bytes(path, "session file")
+    return load_bytes(path, raw, cache)
+
+
+def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
+    """`load` of bytes already read (under the lock, by a transaction)."""
+    digest = digest_of(raw)
+    if cache is not None:
+        hit = cache.get(path, digest)
+        if hit is not None:
+            return hit
+    loaded = codec.decode(path, raw, digest)  # through the module: tests count the replays
+    if cache is not None:
+        cache.put(loaded)
+    return loaded
+
+
+def save(
+    path: Path,
+    session: Session,
+    schema_on_disk: int | None = None,
+    *,
+    state: Any = None,
+    cache: Cache | None = None,
+) -> Loaded:
+    """Write `session` atomically, stamping `updated`; back up a file of an older schema first.
+
+    Returns what was saved as a `Loaded` (its digest is of the bytes written); with `state`
+    (the replay of `session`) and a `cache`, the next load of this file needs no replay.
+    """
+    session = replace(session, updated=now())
+    data = session_to_text(session).encode("utf-8")
+    if len(data) > files.MAX_FILE_BYTES:
+        raise StorageError(
+            f"{shown(path)}: not saved: the session would pass the {files.MAX_FILE_BYTES} byte"
+            " limit that files are read with; start a new session"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # We hold the lock, so a temp file of this session belongs to a writer that was killed.
+        for stale in path.parent.glob(temp_pattern(path)):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        if schema_on_disk is not None and schema_on_disk < SCHEMA:
+            backup = path.with_name(f"{path.name}.schema{schema_on_disk}.bak")
+            if not backup.exists():
+                import shutil
+
+                shutil.copy2(path, backup)
+        atomic_write(path, data)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: not saved: {error.strerror or error}") from None
+    saved = Loaded(path, session, state, SCHEMA, digest_of(data))
+    if cache is not None and state is not None:
+        cache.put(saved)
+    return saved
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Saved(Generic[T]):
+    """What a transaction wrote (with the state after it), and what its change returned."""
+
+    loaded: Loaded
+    value: T
+
+    @property
+    def session(self) -> Session:
+        """The session as saved."""
+        return self.loaded.session
+
+
+Change = Callable[[Session, Any], tuple[Session, Any, T]]
+
+
+def transaction(
+    path: Path, change: Change[T], cache: Cache | None = None, known: Loaded | None = None
+) -> Saved[T]:
+    """Under the lock: read, apply `change`, save. A refused change writes nothing.
+
+    `change(session, state)` returns the new session, its state (None: replay it) and a value.
+    `known` is a copy already in memory (the shell's): it is used only when its digest is the
+    digest of the bytes read here, under the lock, so a change always builds on the file as it
+    is, never on a copy another terminal has since replaced.
+    """
+    path = follow_links(path)
+    read_bytes(path, "session file")  # refuse a missing session before making a lock file
+    with locked(path):
+        raw = read_bytes(path, "session file")
+        if known is not None and known.path == path and known.digest == digest_of(raw):
+            loaded = known
+        else:
+            loaded = load_bytes(path, raw, cache)
+        session, state, value = change(loaded.session, loaded.state)
+        if state is None:
+            state = replay(session)
+        saved = save(path, session, loaded.schema, state=state, cache=cache)
+    return Saved(saved, value)
+
+
+def create(path: Path, session: Session, state: Any, *, keep_created: bool = False) -> Session:
+    """Write a brand-new session (`state` is its replay), refusing to overwrite any file;
+    `keep_created` keeps the session's own creation time (an import)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        where = shown(path.parent)
+        raise StorageError(f"{where}: cannot make the folder: {error.strerror or error}") from None
+    with locked(path):
+        if path.exists() or path.is_symlink():
+            where = shown(path)
+            raise UsageError(f"a session file already exists at {where}: pick another --name")
+        stamped = session if keep_created and session.created else replace(session, created=now())
+        return save(path, stamped, state=state).session
+
+
+def remove_session(home: Home, path: Path) -> None:
+    """Delete a session file under its lock, then its lock; clear the pointer to it."""
+    read_bytes(path, "session file")
+    with locked(path):
+        try:
+            path.unlink()
+        except OSError as error:
+            raise StorageError(f"{shown(path)}: not deleted: {error.strerror or error}") from None
+    with contextlib.suppress(OSError):
+        lock_path(path).unlink()
+    if home.current() in (path.stem, str(path)):
+        with contextlib.suppress(OSError):
+            (home.root / "current").unlink()
+
+
+def rename_session(home: Home, old: Path, new_name: str) -> Path:
+    """Give a session a new name: the file is written anew under it (with its `name`), then
+    the old one removed, so a crash between leaves both, never neither."""
+    new = home.session_path(new_name)
+    with locked(old):
+        loaded = load_bytes(old, read_bytes(old, "session file"))
+        if new.exists() or new.is_symlink():
+            raise UsageError(f"a session called {quote(new_name)} exists already")
+        save(new, replace(loaded.session, name=new_name), state=loaded.state)
+        try:
+            old.unlink()
+        except OSError as error:
+            raise StorageError(f"{shown(old)}: copied, not removed: {error.strerror}") from None
+    with contextlib.suppress(OSError):
+        lock_path(old).unlink()
+    if home.current() in (old.stem, str(old)):
+        home.set_current(new_name)
+    return new
+
+
+def discard(path: Path) -> None:
+    """Remove a session just created whose creation could not be finished (best effort)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
