@@ -14,7 +14,16 @@ import pytest
 
 from conftest import Example, Runner, examples
 from referee import games, storage
-from referee.games.base import Game, Outcome
+from referee.errors import UsageError
+from referee.games.base import (
+    Direction,
+    Game,
+    Outcome,
+    direction_option,
+    next_seat,
+    player_option,
+    turn_order,
+)
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text()
@@ -217,3 +226,56 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
     for i, missing in enumerate(sorted(pieces)):
         assert f'snippet.py:{i + 3}: error: Missing named argument "{missing}"' in out, out
     assert f'snippet.py:{len(lines)}: error: Argument "apply"' in out, out
+
+
+# ---------------------------------------------------------------------------- seats and turns
+
+
+@pytest.mark.parametrize(
+    ("after", "direction", "out", "order"),
+    [
+        pytest.param(0, Direction.LEFT, (), (1, 2, 3, 0), id="left-all-in"),
+        pytest.param(0, Direction.RIGHT, (), (3, 2, 1, 0), id="right-all-in"),
+        pytest.param(3, Direction.LEFT, (0,), (1, 2, 3), id="left-wraps-past-an-out-seat"),
+        pytest.param(1, Direction.RIGHT, (0, 3), (2, 1), id="right-skips-two"),
+        pytest.param(2, Direction.LEFT, (2,), (3, 0, 1), id="from-a-seat-that-is-out"),
+        pytest.param(1, Direction.LEFT, (0, 2, 3), (1,), id="the-last-one-in"),
+        pytest.param(1, Direction.LEFT, (0, 1, 2, 3), (), id="nobody-in"),
+    ],
+)
+def test_turns_go_round_the_table_skipping_players_who_are_out(
+    after: int, direction: Direction, out: tuple[int, ...], order: tuple[int, ...]
+) -> None:
+    def is_in(seat: int) -> bool:
+        return seat not in out
+
+    assert turn_order(after, 4, direction, is_in) == order
+    assert next_seat(after, 4, direction, is_in) == (order[0] if order else after)
+
+
+@pytest.mark.parametrize(
+    ("table", "first", "direction"),
+    [
+        pytest.param({}, None, Direction.RIGHT, id="neither-given-the-ruleset-default"),
+        pytest.param({"first": "Bob", "direction": "left"}, "Bob", Direction.LEFT, id="given"),
+        pytest.param({"first": "Zed"}, "unknown first roller 'Zed': players are Ann, Bob",
+                     None, id="unknown-player"),
+        pytest.param({"first": 7}, "unknown first roller '7'", None, id="not-a-name"),
+        pytest.param({"direction": "up"}, None, "unknown direction 'up': use left or right",
+                     id="unknown-direction"),
+    ],
+)  # fmt: skip
+def test_the_first_and_direction_options_every_turn_based_game_reads(
+    table: dict[str, object], first: str | None, direction: Direction | str
+) -> None:
+    names = ["Ann", "Bob"]
+    if isinstance(first, str) and first.startswith("unknown"):
+        with pytest.raises(UsageError, match=re.escape(first)):
+            player_option(table, "first", names, "first roller")
+        return
+    assert player_option(table, "first", names, "first roller") == first
+    if isinstance(direction, str):
+        with pytest.raises(UsageError, match=re.escape(direction)):
+            direction_option(table, Direction.RIGHT)
+    else:
+        assert direction_option(table, Direction.RIGHT) is direction

@@ -153,6 +153,66 @@ def seat_of(people: Sequence[Named], name: str) -> int:
     raise UsageError(f"unknown player {quote(name)}")
 
 
+# ---------------------------------------------------------------------------- seats and turns
+# Every turn-based game seats its players in the order they were named and passes the turn
+# round the table, skipping those who are out: written once here, used by each engine.
+
+
+class Direction(enum.Enum):
+    """Which way play goes round the table: left is the seat order the players were named in."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 through the seats in order, -1 against it."""
+        return 1 if self is Direction.LEFT else -1
+
+
+def turn_order(
+    after: int, seats: int, direction: Direction, is_in: Callable[[int], bool]
+) -> tuple[int, ...]:
+    """The seats still in, in the direction of play from the one after `after`, ending with
+    `after` itself if he is still in.
+
+    >>> turn_order(0, 4, Direction.RIGHT, lambda seat: seat != 2)
+    (3, 1, 0)
+    """
+    order = ((after + direction.step * k) % seats for k in range(1, seats + 1))
+    return tuple(seat for seat in order if is_in(seat))
+
+
+def next_seat(after: int, seats: int, direction: Direction, is_in: Callable[[int], bool]) -> int:
+    """The next seat still in after `after`, in the direction of play (`after` if none is).
+
+    >>> next_seat(3, 4, Direction.LEFT, lambda seat: seat != 0)
+    1
+    """
+    found = turn_order(after, seats, direction, is_in)
+    return found[0] if found else after
+
+
+def player_option(
+    table: Mapping[str, object], key: str, names: Sequence[str], what: str
+) -> str | None:
+    """A stored option that names a player (`first`, `dealer`): his name, None if not given."""
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in names:
+        raise UsageError(f"unknown {what} {quote(str(value))}: players are {', '.join(names)}")
+    return value
+
+
+def direction_option(table: Mapping[str, object], default: Direction) -> Direction:
+    """The stored `direction` option, `default` (the ruleset's) if not given."""
+    value = table.get("direction", default.value)
+    if value not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(str(value))}: use left or right")
+    return Direction(value)
+
+
 def words(*parts: str | int | None, **options: str | int | bool | None) -> str:
     """The shell line of an event: words quoted as the shell needs, options that are set.
 

@@ -24,6 +24,7 @@ from referee.games.base import (
     Tallies,
     int_field,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -74,10 +75,7 @@ def options_from_table(
     extra = sorted(set(table) - {"dealer"})
     if extra:
         raise UsageError(f"unknown Kalooki options: {', '.join(extra)[:60]}")
-    dealer = table.get("dealer", names[0])
-    if dealer not in names:
-        raise UsageError(f"unknown dealer {quote(str(dealer))}: players are {', '.join(names)}")
-    return Options(str(dealer))
+    return Options(player_option(table, "dealer", names, "dealer") or names[0])
 
 
 # ---------------------------------------------------------------------------- events

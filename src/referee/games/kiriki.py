@@ -23,6 +23,7 @@ from referee.games.base import (
     Tallies,
     int_field,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -110,12 +111,8 @@ def options_from_table(
     ranked = table.get("ranked", False)
     if not isinstance(ranked, bool):
         raise UsageError("ranked must be true or false")
-    first = table.get("first")
-    if first is not None and first not in names:
-        raise UsageError(
-            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
-        )
-    return Options(format_name, ranked, str(first) if first is not None else None)
+    first = player_option(table, "first", names, "first roller")
+    return Options(format_name, ranked, first)
 
 
 # ---------------------------------------------------------------------------- events
