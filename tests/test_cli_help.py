@@ -38,6 +38,7 @@ Commands:
   stats     Stats across sessions.
   delete    Delete a session.
   rename    Rename a session.
+  serve     The card, live on phones.
 {commands}  rules     Bundled and own rulesets.
 {games}  new       Start a session.
 """

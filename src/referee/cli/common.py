@@ -3,8 +3,7 @@ actions, and the score card after them."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -57,8 +56,9 @@ NickOpt = Annotated[
 
 def home() -> storage.Home:
     """The data folder: $REFEREE_HOME, else the platform's user data folder."""
-    root = os.environ.get("REFEREE_HOME") or typer.get_app_dir("referee")
-    return storage.Home(Path(root))
+    from referee.places import data_folder
+
+    return storage.Home(Path(data_folder()))
 
 
 @dataclass
@@ -86,7 +86,10 @@ class Workspace:
         known = self.known
         if known is not None and known.path == path and known.digest == storage.digest_of(raw):
             return known
-        self.known = storage.load_bytes(path, raw, None if self.keeps_replays else self.cache)
+        # The shell keeps its replays in memory and caches one on exit; opening, it asks the
+        # cache like any command (a long night opens as fast as a short one).
+        cache = self.cache if known is None or not self.keeps_replays else None
+        self.known = storage.load_bytes(path, raw, cache)
         return self.known
 
     def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
@@ -129,15 +132,24 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
     return loaded.state
 
 
-def every_session(ctx: typer.Context) -> Iterator[storage.Loaded]:
-    """Every session in the data folder that loads; one that does not is skipped with a
-    warning line naming its file."""
+def every_session(ctx: typer.Context) -> list[storage.Loaded]:
+    """Every session in the data folder that loads, each identity once (a night imported twice
+    counts once: the copy changed first, under the shortest name, is kept); one that does not
+    load is skipped with a warning line naming its file."""
+    from referee.history import session_id, unique_by_id
+
     space = workspace(ctx)
+    found = []
     for path in storage.session_files(space.home):
         try:
-            yield storage.load(path, space.cache)
+            found.append(storage.load(path, space.cache))
         except RefereeError as error:
             output.warning_line(f"skipped {path.name}: {error}")
+    return unique_by_id(
+        found,
+        lambda loaded: session_id(loaded.session),
+        lambda loaded: (loaded.session.updated, len(loaded.path.name), loaded.path.name),
+    )
 
 
 # ---------------------------------------------------------------------------- starting
