@@ -292,8 +292,17 @@ def sqlite_rows(
         results.append((ident, name, place[name], won, scores.get(name), paid, took, net))
     return {
         "sessions": [
-            (ident, session.name, session.game, summary.ruleset, path, summary.status,
-             session.created, session.updated, len(session.events))
+            (
+                ident,
+                session.name,
+                session.game,
+                summary.ruleset,
+                path,
+                summary.status,
+                session.created,
+                session.updated,
+                len(session.events),
+            )
         ],
         "players": [(ident, k, p.name, p.nickname) for k, p in enumerate(session.players, 1)],
         "events": [
@@ -542,8 +551,9 @@ def stats(
         "leaderboards": {
             ruleset: [
                 {"name": n, **r, "win_rate": _rate(r["wins"], r["games"])}
-                for n, r in sorted(board.items(), key=lambda kv: (-kv[1]["wins"],
-                                                                   kv[1]["games"], kv[0]))
+                for n, r in sorted(
+                    board.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0])
+                )
             ]
             for ruleset, board in sorted(boards.items())
         },

@@ -166,17 +166,20 @@ def start_session(
     options: Mapping[str, str | int | bool | None],
     player_options: tuple[str, ...] = (),
     warning: str | None = None,
+    table: Mapping[str, Any] | None = None,
 ) -> None:
     """`referee new GAME ...`: check everything, write the session, make it current.
 
     `options` are the game's own (None: not given); those in `player_options` name a player,
     by a prefix or a nickname as anywhere else, and are stored as the player's name. A
-    `warning` is shown above the card, which then leaves room for it.
+    `warning` is shown above the card, which then leaves room for it. `table` is a ruleset
+    already in hand (a rematch keeps the house rules of the match before).
     """
     from referee.session import check_session_name, initial
 
     info = games.info(game)
-    table = storage.load_ruleset(ruleset or info.rulesets[0])
+    if table is None:
+        table = storage.load_ruleset(ruleset or info.rulesets[0])
     if table.get("game") != info.name:
         raise UsageError(
             f"ruleset {quote(str(table.get('name')))} is for"
