@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import shlex
 import tempfile
 import time
 from collections.abc import Callable
@@ -12,7 +14,9 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from referee.cli import run
+from referee import games, storage
+from referee.cli import new_command, run
+from referee.session import notation
 
 # Hypothesis keeps no example database, and its other files go to the temp folder: a test run
 # leaves the checkout as it found it.
@@ -82,3 +86,54 @@ def wait_until(ready: Callable[[], bool], what: str = "the other process") -> No
         if time.monotonic() > deadline:
             raise AssertionError(f"gave up waiting for {what}")
         time.sleep(0.002)
+
+
+# ---------------------------------------------------------------------------- every game
+# Tests that mean "every game" read the registry and the bundled examples through these, so a
+# new game (an entry in `games.GAMES` and an example in examples/) gets its tests unasked.
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+SESSION_GAMES = tuple(g for g in games.GAMES if g.has_sessions)
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+
+@dataclass(frozen=True)
+class Example:
+    """A bundled example session, as the commands that play it again."""
+
+    path: Path
+    game: str
+    new: tuple[str, ...]  # `new GAME PLAYER... --option ...` (no `referee`, no `--name`)
+    lines: tuple[str, ...]  # its events as shell lines: `claim 9 --by Ann`
+
+    @property
+    def commands(self) -> list[list[str]]:
+        """Its events as one-off command lines: `kariki claim 9 --by Ann`."""
+        return [[self.game, *shlex.split(line)] for line in self.lines]
+
+
+@functools.cache
+def examples() -> tuple[Example, ...]:
+    """Every bundled example session (examples/*.toml)."""
+    found = []
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        session = storage.load(path).session
+        new = tuple(shlex.split(new_command(session))[1:])
+        lines = tuple(notation(session, e) for e in session.events)
+        found.append(Example(path, session.game, new, lines))
+    return tuple(found)
+
+
+def examples_of(game: str) -> list[Example]:
+    """The bundled examples of one game."""
+    return [e for e in examples() if e.game == game]
+
+
+def fresh(game: games.GameInfo) -> list[str]:
+    """A `new` line for a fresh session of `game` with as few players as it takes."""
+    return ["new", game.name, *NAMES[: max(2, game.min_players)]]
+
+
+def every_game(ids: str = "") -> list[object]:
+    """`pytest.param` of each game with sessions, for `parametrize("game", every_game())`."""
+    return [pytest.param(g, id=f"{g.name}{ids}") for g in SESSION_GAMES]

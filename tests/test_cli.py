@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from conftest import Runner, session_file, snapshot
-from referee import storage
+from referee import games, storage
 
 START = ("new", "kariki", "Ann=Ace", "Bob", "Cy", "--name", "friday")
 
@@ -23,7 +23,8 @@ def show(referee: Runner, *args: str) -> dict[str, Any]:
 
 def test_bare_referee_says_where_to_start_then_shows_the_card(referee: Runner) -> None:
     first = referee()
-    assert first.code == 0 and "referee new kariki" in first.out
+    assert first.code == 0 and "referee new GAME PLAYER..." in first.out
+    assert all(g.name in first.out for g in games.GAMES if g.has_sessions)
     referee(*START)
     card = referee()
     assert card.code == 0 and card.out.startswith("KARIKI friday")

@@ -11,59 +11,46 @@ from pathlib import Path
 
 import pytest
 
-from conftest import snapshot
+from conftest import every_game, examples_of, snapshot
+from referee import games
 
 LONG = bool(os.environ.get("REFEREE_LONG_TESTS"))
-GAMES = {
-    "kariki": (["new", "kariki", "Ann", "Bob", "Cy"], [
-        ["kariki", "claim", "9"], ["kariki", "claim", "4"], ["kariki", "pass"],
-        ["kariki", "pull", "4-5"], ["kariki", "roll"], ["kariki", "kariki"],
-        ["kariki", "slash", "Bob", "--count", "4"], ["kariki", "buyback", "Bob"],
-        ["kariki", "claim", "7-1"], ["undo"], ["redo"],
-    ]),
-    "liars": (["new", "liars", "Ann", "Bob", "Cy", "--ruleset", "perudo"], [
-        ["liars", "bid", "2x3"], ["liars", "bid", "1x1"], ["liars", "bid", "9x6"],
-        ["liars", "call", "2"], ["liars", "exact", "1"], ["liars", "call", "--dice", "Ann=1"],
-        ["liars", "bid", "5x7"], ["undo"], ["redo"],
-    ]),
-    "kiriki": (["new", "kiriki", "Ann", "Bob", "--format", "bullet"], [
-        ["kiriki", "rolloff", "5", "3"], ["kiriki", "rolloff", "4", "4"],
-        ["kiriki", "claim", "9"], ["kiriki", "believe"], ["kiriki", "reveal", "2-3"],
-        ["kiriki", "lift", "4-5"], ["kiriki", "roll"], ["kiriki", "kiriki"],
-        ["kiriki", "raise", "10"], ["kiriki", "reroll"], ["undo"], ["redo"],
-    ]),
-    "kalooki": (["new", "kalooki", "Ann", "Bob", "Cy"], [
-        ["kalooki", "call", "Ann"], ["kalooki", "down", "Bob", "7H 7S 7D / 8C 8S 8D / 9H 9S JK"],
-        ["kalooki", "tack", "Bob", "9C", "--on", "3"], ["kalooki", "out", "Bob"],
-        ["kalooki", "hand", "Ann", "5H"], ["kalooki", "hand", "Cy", "--points", "9"],
-        ["kalooki", "stockout"], ["kalooki", "hand", "Zed", "5H"], ["undo"], ["redo"],
-    ]),
-}  # fmt: skip
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_random_commands_in_processes(home: Path, game: str) -> None:
+def commands_of(game: games.GameInfo) -> tuple[list[str], list[list[str]], list[list[str]]]:
+    """The `new` line of the game's first example, its lines in order (they hold), and the
+    one-off lines of all its examples (at random most are refused: the wrong turn, the wrong
+    moment), undo and redo."""
+    found = examples_of(game.name)
+    every = [c for e in found for c in e.commands] + [["undo"], ["redo"]]
+    return list(found[0].new), found[0].commands, every
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_random_commands_in_processes(home: Path, game: games.GameInfo) -> None:
     env = {**os.environ, "REFEREE_HOME": str(home), "NO_COLOR": "1", "COLUMNS": "40"}
 
     def referee(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "referee", *args], env=env,
                               capture_output=True, text=True, check=False)  # fmt: skip
 
-    start, commands = GAMES[game]
+    start, script, commands = commands_of(game)
     assert referee(*start, "--name", "s").returncode == 0
     path = home / "sessions" / "s.toml"
-    rng = random.Random(f"referee {game}")
-    refused = 0
+    rng = random.Random(f"referee {game.name}")
+    refused = done = 0  # done: the lines of the script that held
     for _ in range(40 if LONG else 14):
-        args = rng.choice(commands)
+        following = rng.random() < 0.5 and done < len(script)
+        args = script[done] if following else rng.choice(commands)
         before = snapshot(path)
         result = referee(*args)
         if result.returncode == 0:
             assert result.stderr == "" or result.stderr.startswith("warning: ")
+            done += following  # a random line that held may leave the script behind: no matter
             continue
         refused += 1
         assert result.returncode in (1, 2), (args, result.stderr)
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), args
         assert "Traceback" not in result.stderr
         assert snapshot(path) == before, args  # a refusal changes nothing on disk
-    assert refused > 0  # the run really tried refusals
+    assert refused > 0 and done > 0  # the run really tried refusals, and actions that hold

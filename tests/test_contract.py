@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import Runner
+from conftest import Example, Runner, examples
 from referee import games, storage
-from referee.games.base import Game, Outcome
+from referee.errors import UsageError
+from referee.games.base import (
+    Direction,
+    Game,
+    Outcome,
+    direction_option,
+    next_seat,
+    player_option,
+    turn_order,
+)
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text()
@@ -143,3 +154,132 @@ def test_the_history_commands_the_app_attaches_are_the_ones_it_names() -> None:
     from referee.cli.history import COMMANDS
 
     assert tuple(COMMANDS) == HISTORY  # named in cli/__init__ so a plain `show` never imports it
+
+
+# ---------------------------------------------------------------------------- the typed contract
+
+
+@pytest.mark.parametrize("example", examples(), ids=lambda e: e.path.stem)
+def test_every_example_runs_through_every_piece_of_the_contract(example: Example) -> None:
+    """Each registered game's bundled examples, through each function of its `Game`."""
+    engine = games.load(example.game)
+    loaded = storage.load(example.path)
+    session = loaded.session
+    assert {f.name for f in dataclasses.fields(Game)} == CONTRACT  # a new piece is tested here
+    rules = engine.rules_from_table(session.ruleset, "example")
+    options = engine.options_from_table(session.options, session.players, rules)
+    state = engine.start(rules, session.players, options)
+    after = [state]
+    for data in session.events:
+        event = engine.event_from_dict({k: v for k, v in data.items() if k != "at"})
+        assert engine.is_event(event) and isinstance(event, engine.events)
+        assert engine.event_from_dict(engine.event_to_dict(event)) == event  # canonical
+        assert engine.player_of(event) in (None, *(p.name for p in session.players))
+        state = engine.checked_apply(state, event)
+        assert isinstance(state, engine.state_type)
+        after.append(state)
+        turn = engine.turn(state)
+        assert turn is None or turn in [p.name for p in session.players]
+        assert all(isinstance(a, str) for a in engine.legal_actions(state))
+        assert isinstance(engine.outcome(state), Outcome)
+        assert engine.ruling(state)  # every event has a ruling
+        json.dumps(engine.ruling_json(state))  # JSON data, by the game's own json_value
+        json.dumps(engine.summary(state))
+        assert set(engine.scores(state)) == {p.name for p in session.players}
+    assert state == loaded.state
+    tally = engine.tally(after)
+    assert set(tally) <= {p.name for p in session.players}
+    assert all(isinstance(n, int) for row in tally.values() for n in row.values())
+
+
+CONTRACT = {
+    "state_type", "events", "rules_from_table", "options_from_table", "start", "apply", "turn",
+    "legal_actions", "outcome", "event_from_dict", "event_to_dict", "ruling", "json_value",
+    "summary", "scores", "tally",
+}  # fmt: skip
+
+
+def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
+    tmp_path: Path,
+) -> None:
+    """Each `Game(...)` below lacks one piece of Kariki's (or takes Liar's dice's `apply`):
+    mypy (strict, as CI runs it) must report each one."""
+    from mypy import api
+
+    pieces = {name: f"k.{name}" for name in CONTRACT}
+    pieces |= {
+        "state_type": "k.State",
+        "events": "k.Event",
+        "rules_from_table": "k.Rules.from_table",
+        "ruling": "lambda state: state.ruling",
+    }
+    lines = ["from referee.games import kariki as k, liars", "from referee.games.base import Game"]
+    for i, missing in enumerate(sorted(pieces)):
+        given = ", ".join(f"{n}={v}" for n, v in pieces.items() if n != missing)
+        lines.append(f"G{i}: Game[k.Rules, k.Options, k.State, k.Event] = Game({given})")
+    given = ", ".join(f"{n}={v}" for n, v in (pieces | {"apply": "liars.apply"}).items())
+    lines.append(f"WRONG: Game[k.Rules, k.Options, k.State, k.Event] = Game({given})")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("\n".join(lines) + "\n")
+    limit = sys.getrecursionlimit()  # mypy raises it for good: the storage tests rely on it
+    try:
+        out, _, code = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert code == 1
+    for i, missing in enumerate(sorted(pieces)):
+        assert f'snippet.py:{i + 3}: error: Missing named argument "{missing}"' in out, out
+    assert f'snippet.py:{len(lines)}: error: Argument "apply"' in out, out
+
+
+# ---------------------------------------------------------------------------- seats and turns
+
+
+@pytest.mark.parametrize(
+    ("after", "direction", "out", "order"),
+    [
+        pytest.param(0, Direction.LEFT, (), (1, 2, 3, 0), id="left-all-in"),
+        pytest.param(0, Direction.RIGHT, (), (3, 2, 1, 0), id="right-all-in"),
+        pytest.param(3, Direction.LEFT, (0,), (1, 2, 3), id="left-wraps-past-an-out-seat"),
+        pytest.param(1, Direction.RIGHT, (0, 3), (2, 1), id="right-skips-two"),
+        pytest.param(2, Direction.LEFT, (2,), (3, 0, 1), id="from-a-seat-that-is-out"),
+        pytest.param(1, Direction.LEFT, (0, 2, 3), (1,), id="the-last-one-in"),
+        pytest.param(1, Direction.LEFT, (0, 1, 2, 3), (), id="nobody-in"),
+    ],
+)
+def test_turns_go_round_the_table_skipping_players_who_are_out(
+    after: int, direction: Direction, out: tuple[int, ...], order: tuple[int, ...]
+) -> None:
+    def is_in(seat: int) -> bool:
+        return seat not in out
+
+    assert turn_order(after, 4, direction, is_in) == order
+    assert next_seat(after, 4, direction, is_in) == (order[0] if order else after)
+
+
+@pytest.mark.parametrize(
+    ("table", "first", "direction"),
+    [
+        pytest.param({}, None, Direction.RIGHT, id="neither-given-the-ruleset-default"),
+        pytest.param({"first": "Bob", "direction": "left"}, "Bob", Direction.LEFT, id="given"),
+        pytest.param({"first": "Zed"}, "unknown first roller 'Zed': players are Ann, Bob",
+                     None, id="unknown-player"),
+        pytest.param({"first": 7}, "unknown first roller '7'", None, id="not-a-name"),
+        pytest.param({"direction": "up"}, None, "unknown direction 'up': use left or right",
+                     id="unknown-direction"),
+    ],
+)  # fmt: skip
+def test_the_first_and_direction_options_every_turn_based_game_reads(
+    table: dict[str, object], first: str | None, direction: Direction | str
+) -> None:
+    names = ["Ann", "Bob"]
+    if isinstance(first, str) and first.startswith("unknown"):
+        with pytest.raises(UsageError, match=re.escape(first)):
+            player_option(table, "first", names, "first roller")
+        return
+    assert player_option(table, "first", names, "first roller") == first
+    if isinstance(direction, str):
+        with pytest.raises(UsageError, match=re.escape(direction)):
+            direction_option(table, Direction.RIGHT)
+    else:
+        assert direction_option(table, Direction.RIGHT) is direction

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Runner
-from referee import storage
+from conftest import SESSION_GAMES, Runner, examples_of
+from referee import games, storage
 
 POINTS = ["after_temp_write", "after_fsync", "after_replace"]
 
@@ -28,34 +28,34 @@ def events_in(path: Path) -> int:
     return len(storage.load(path).session.events)
 
 
-SETUPS = {
-    "kariki": [["new", "kariki", "Ann", "Bob", "--name", "s"]],
-    "liars": [["new", "liars", "Ann", "Bob", "Cy", "Dee", "--name", "s"]],
-    "kiriki": [["new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "s"]],
-    "kalooki": [["new", "kalooki", "Ann", "Bob", "Cy", "--name", "s"]],
-    "undo": [["new", "kariki", "Ann", "Bob", "--name", "s"], ["kariki", "claim", "9"]],
-    "redo": [["new", "kariki", "Ann", "Bob", "--name", "s"], ["kariki", "claim", "9"], ["undo"]],
-}
-ACTIONS = {
-    "kariki": ["kariki", "claim", "9"],
-    "liars": ["liars", "bid", "5x3"],
-    "kiriki": ["kiriki", "claim", "9", "--show", "4"],
-    "kalooki": ["kalooki", "call", "Bob"],
-    "undo": ["undo"],
-    "redo": ["redo"],
-}
+PATHS = [*(g.name for g in SESSION_GAMES), "undo", "redo"]  # each game's action, and undo/redo
+
+
+def setup_and_action(kind: str) -> tuple[list[list[str]], list[str]]:
+    """The lines that set a session up, and the one line killed mid-save: a game's first
+    example line, or undo / redo (on the first game's)."""
+    game = games.BY_NAME.get(kind, SESSION_GAMES[0])
+    example = examples_of(game.name)[0]
+    start = [[*example.new, "--name", "s"]]
+    first = example.commands[0]
+    if kind == "undo":
+        return [*start, first], ["undo"]
+    if kind == "redo":
+        return [*start, first, ["undo"]], ["redo"]
+    return start, first
 
 
 @pytest.mark.parametrize("point", POINTS)
-@pytest.mark.parametrize("path_kind", sorted(ACTIONS))
+@pytest.mark.parametrize("path_kind", PATHS)
 def test_actions_undo_and_redo_killed_mid_save(
     referee: Runner, home: Path, path_kind: str, point: str
 ) -> None:
-    for line in SETUPS[path_kind]:
+    setup, action = setup_and_action(path_kind)
+    for line in setup:
         assert referee(*line).code == 0
     path = home / "sessions" / "s.toml"
     before = events_in(path)
-    result = run_killed(home, ACTIONS[path_kind], point)
+    result = run_killed(home, action, point)
     assert result.returncode == -signal.SIGKILL, result.stderr
     after = events_in(path)
     expected_new = before + (-1 if path_kind == "undo" else 1)
@@ -63,7 +63,7 @@ def test_actions_undo_and_redo_killed_mid_save(
     assert list(path.parent.glob(".s.toml.*.tmp")) or point == "after_replace"  # left behind
     assert referee("show", "--json").code == 0  # a leftover temp file confuses nobody
     if point != "after_replace":
-        assert referee(*ACTIONS[path_kind]).code == 0  # the same command again, whole this time
+        assert referee(*action).code == 0  # the same command again, whole this time
         assert events_in(path) == expected_new
     assert not list(path.parent.glob(".s.toml.*.tmp"))  # and the save swept the leftover
 

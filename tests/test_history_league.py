@@ -183,7 +183,9 @@ def test_money_through_stats_json_sqlite_and_the_money_view(
 ) -> None:
     from referee.games import kariki
 
-    monkeypatch.setattr(kariki, "tally", money_tally(kariki))
+    # The engine is the module's GAME, built from its functions: give it the money tally.
+    money = money_tally(kariki)
+    monkeypatch.setattr(kariki, "GAME", replace(kariki.GAME, tally=money))  # type: ignore[arg-type]
     referee("new", "kariki", "Ann", "Bob", "--name", "start")
     shutil.copy(EXAMPLES / "kariki-night.toml", home / "sessions" / "kariki-night.toml")
     doc = json.loads(referee("stats", "--json").out)

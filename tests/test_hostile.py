@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Runner, snapshot
+from conftest import Runner, every_game, examples_of, fresh, snapshot
+from referee import games
 
 EXAMPLES = {p.stem: p for p in (Path(__file__).parents[1] / "examples").glob("*.toml")}
-GAME_OF = {
-    "kariki-night": "kariki",
-    "liars-dice-night": "liars",
-    "perudo-night": "liars",
-    "kiriki-bullet": "kiriki",
-    "kiriki-standard": "kiriki",
-    "kalooki-game": "kalooki",
-}
 Break = Callable[[bytes], bytes]
 
 
@@ -129,14 +122,8 @@ def test_an_export_edited_to_break_a_rule_is_refused_for_every_game(
 
 # ------------------------------------------------------------------ hostile input
 
-NEW = {
-    "kariki": ["new", "kariki", "Ann", "Bob"],
-    "liars": ["new", "liars", "Ann", "Bob"],
-    "kiriki": ["new", "kiriki", "Ann", "Bob", "--first", "Ann"],
-    "kalooki": ["new", "kalooki", "Ann", "Bob", "Cy"],
-}
 LONG = "x" * 10_000
-ACTIONS = {
+OWN_ACTIONS = {  # each game's own awkward ones; every game also gets `hostile_lines`
     "kariki": [["claim", LONG], ["pull", LONG], ["slash", LONG], ["slash", "Ann", LONG],
                ["buyback", "\x1b]52;c;aGk=\x07"], ["claim", "9", "--by", LONG]],
     "liars": [["bid", LONG], ["call", "--dice", LONG], ["call", "--dice", "Ann=" + "1," * 5000],
@@ -148,30 +135,44 @@ ACTIONS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("game", sorted(NEW))
-def test_hostile_arguments_to_every_games_commands(referee: Runner, home: Path, game: str) -> None:
-    assert referee(*NEW[game], "--name", "friday").code == 0
+def hostile_lines(game: games.GameInfo) -> list[list[str]]:
+    """One example line of each of the game's actions, with one argument made hostile in
+    turn: 10,000 characters, or a terminal escape and a bidi override."""
+    found = []
+    lines = {c[1]: c[1:] for e in examples_of(game.name) for c in e.commands}
+    for line in lines.values():
+        for i, word in enumerate(line[1:], 1):
+            if not word.startswith("-"):
+                for bad in (LONG, "\x1b]52;c;aGk=\x07\u202e" + word):
+                    found.append([*line[:i], bad, *line[i + 1 :]])
+    return found
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_hostile_arguments_to_every_games_commands(
+    referee: Runner, home: Path, game: games.GameInfo
+) -> None:
+    assert referee(*fresh(game), "--name", "friday").code == 0
     path = home / "sessions" / "friday.toml"
     before = snapshot(path)
-    for args in ACTIONS[game]:
-        result = referee(game, *args)
+    for args in [*OWN_ACTIONS.get(game.name, []), *hostile_lines(game)]:
+        result = referee(game.name, *args)
         assert result.code in (1, 2), (args[:2], result)
         assert result.err.count("\n") == 1 and len(result.err) < 300, result.err[:200]
         assert "\x1b" not in result.err and "\u202e" not in result.err
     assert snapshot(path) == before
 
 
-@pytest.mark.parametrize("game", sorted(NEW))
+@pytest.mark.parametrize("game", every_game())
 @pytest.mark.parametrize(
     "name",
     ["An\x1bn", "A\u202en", "A\u2028n", "\u200b", "x" * 10_000, "-rf", "../x"],
     ids=["escape", "bidi", "line-separator", "zero-width", "10k", "option", "dotdot"],
 )
 def test_hostile_names_are_refused_in_every_game(
-    referee: Runner, home: Path, game: str, name: str
+    referee: Runner, home: Path, game: games.GameInfo, name: str
 ) -> None:
-    players = [name, "Bob", "Cy"][: len(NEW[game]) - 2 if game != "kiriki" else 2]
-    args = [*NEW[game][:2], *players, *(["--first", "Bob"] if game == "kiriki" else [])]
+    args = [*fresh(game)[:2], name, *fresh(game)[3:]]
     result = referee(*args, "--name", "hostile")
     if name == "../x":  # a player may be called that; a session may not
         assert result.code == 0
@@ -192,7 +193,7 @@ def test_markup_and_formulas_as_names_in_every_game(referee: Runner) -> None:
         "kiriki": ["kiriki", "claim", "9"],
         "kalooki": ["kalooki", "call", "+cmd"],
     }
-    for game in sorted(NEW):
+    for game in sorted(first):
         extra = ["--first", names[0]] if game == "kiriki" else []
         people = names[:2] if game == "kiriki" else names
         assert referee("new", game, *people, *extra, "--name", f"evil-{game}").code == 0

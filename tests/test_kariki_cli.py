@@ -196,7 +196,7 @@ def test_a_kariki_action_on_another_games_session_is_one_line(
     before = session_file(home, "dice").read_bytes()
     result = referee("kariki", *line.split(), "-s", "dice")
     assert (result.code, result.err.count("\n")) == (2, 1), result.err
-    assert "dice is a liars session" in result.err and "Traceback" not in result.err
+    assert "session 'dice' is Liar's dice" in result.err and "Traceback" not in result.err
     assert session_file(home, "dice").read_bytes() == before
 
 

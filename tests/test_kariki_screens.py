@@ -297,44 +297,6 @@ Ann faces Nine: pull / final pass
 Eve answers for it; passed: Bob, Cy,
 Dee, Eve
 ''', id='final-pass-next'),
-    pytest.param([], '--help', '40', '''\
-Usage: referee [OPTIONS] COMMAND
-               [ARGS]...
-
-  Scorekeeper and referee for dice and
-  card games played at a real table.
-
-Options:
-  -s, --session NAME  Session NAME or
-                      PATH (default: the
-                      current one).
-  --version           Show the version.
-  -h, --help          Show this message
-                      and exit.
-
-Commands:
-  show      The score card.
-  log       The history, with rulings.
-  undo      Take back the last event.
-  redo      Put back an undone event.
-  sessions  List the sessions.
-  use       Pick the current session.
-  shell     Play a night in a prompt.
-  export    Export a session.
-  import    Import a JSON export.
-  stats     Stats across sessions.
-  delete    Delete a session.
-  rename    Rename a session.
-  serve     The card, live on phones.
-  ratings   Kiriki KR ratings.
-  rules     Bundled and own rulesets.
-  kariki    Kariki (alias k).
-  liars     Liar's dice (alias ld).
-  kiriki    Kiriki (alias kr).
-  kalooki   Kalooki (alias kal).
-  mia       Mia (Mäxchen).
-  new       Start a session.
-''', id='help-at-40'),
 ]  # fmt: skip
 
 

@@ -362,5 +362,5 @@ def test_a_kiriki_action_on_another_games_session(referee: Runner, example: str)
     path = Path(__file__).parents[1] / "examples" / f"{example}.toml"
     before = snapshot(path)
     result = referee("kiriki", "roll", "-s", str(path))
-    assert result.code == 2 and "not referee kiriki ..." in result.err, result
+    assert result.code == 2 and "needs a Kiriki session" in result.err, result
     assert result.err.count("\n") == 1 and snapshot(path) == before

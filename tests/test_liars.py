@@ -841,7 +841,7 @@ def test_an_action_on_another_games_session_is_refused(
     assert referee("new", "kiriki", "Ann", "Bob", "--name", "friday").code == 0
     before = snapshot(session_file(home))
     result = referee("liars", *args, "-s", "friday")
-    assert result.code == 2 and result.err.startswith("error: friday is a kiriki session: its")
+    assert result.code == 2 and result.err.startswith("error: session 'friday' is Kiriki: 'liars")
     assert snapshot(session_file(home)) == before
 
 
@@ -850,7 +850,8 @@ def test_another_games_action_on_a_liars_session_is_refused(referee: Runner, hom
     assert referee(*START).code == 0
     before = snapshot(session_file(home))
     result = referee("kariki", "claim", "9", "-s", "friday")
-    assert result.code == 2 and result.err.startswith("error: friday is a liars session: its")
+    assert result.code == 2
+    assert result.err.startswith("error: session 'friday' is Liar's dice: 'kariki claim'")
     assert snapshot(session_file(home)) == before
 
 

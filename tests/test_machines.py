@@ -1,10 +1,11 @@
-"""Random games of Liar's dice, Kiriki and Kalooki through the session layer (issue 14).
+"""Random games of every game through the session layer (issues 14 and 17).
 
 One base machine holds the invariants every game keeps: a refused action changes nothing;
 save -> load gives the live state; undo restores the state before exactly and redo re-applies;
 scores never go negative; a finished game has winners; and, at the end, `log --script` of the
 reached state replays through `referee shell` to the same state. Each game adds its actions,
-aimed at the limits (the last die, match point and deuce, the last round, a void round).
+aimed at the limits (the last die, match point and deuce, the last round, a void round); and
+every registered game gets a machine built from its bundled examples (`example_night`).
 Longer runs: REFEREE_LONG_TESTS=1.
 """
 
@@ -19,12 +20,15 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from referee import storage
-from referee.errors import RefereeError
+from conftest import SESSION_GAMES, Example, examples
+from referee import games, storage
+from referee.errors import RefereeError, RuleViolation
+from referee.games import GameInfo
 from referee.games import kalooki_game as kg
 from referee.games import kiriki as kr
 from referee.games import liars as ld
@@ -32,7 +36,7 @@ from referee.games.base import PlayerInfo
 from referee.notation.bids import Bid, Hands
 from referee.notation.cards import parse_cards
 from referee.notation.dice import Rank, Roll
-from referee.session import Session, append, notation, redo, replay, undo
+from referee.session import TIME_KEY, Session, append, notation, redo, replay, undo
 
 LONG = bool(os.environ.get("REFEREE_LONG_TESTS"))
 SETTINGS = settings(max_examples=200 if LONG else 25, stateful_step_count=60 if LONG else 30,
@@ -355,3 +359,70 @@ class KalookiGame(SessionMachine):
 
 KalookiGame.TestCase.settings = SETTINGS
 test_kalooki_games = KalookiGame.TestCase
+
+
+# ------------------------------------------------------------------ every game, from its examples
+
+
+def example_night(game: GameInfo) -> type[SessionMachine]:
+    """A machine for any registered game, built from the registry and its bundled examples:
+    it follows an example's log from its start, throws in events of the game's other examples
+    and of every other game (refused, changing nothing), and undoes and redoes, under the
+    invariants of every game. A new game gets one without a line here."""
+    own = [e for e in examples() if e.game == game.name]
+    engine = games.load(game.name)
+
+    def stored(example: Example) -> list[dict[str, Any]]:
+        events = storage.load(example.path).session.events
+        return [{k: v for k, v in e.items() if k != TIME_KEY} for e in events]
+
+    pool = [data for e in own for data in stored(e)]
+    foreign = [
+        games.load(e.game).event_from_dict(data)
+        for e in examples()
+        if e.game != game.name
+        for data in stored(e)[:4]
+    ]
+
+    class ExampleNight(SessionMachine):
+        script: list[dict[str, Any]]
+
+        @initialize(example=st.sampled_from(own))
+        def start(self, example: Example) -> None:
+            session = storage.load(example.path).session
+            names = [p.name for p in session.players]
+            self.begin(game.name, dict(session.ruleset), names, dict(session.options))
+            self.script = stored(example)
+
+        def played(self) -> list[dict[str, Any]]:
+            return [{k: v for k, v in e.items() if k != TIME_KEY} for e in self.session.events]
+
+        @rule()
+        def follow_the_example(self) -> None:
+            done = self.played()
+            if done == self.script[: len(done)] and len(done) < len(self.script):
+                before = len(self.session.events)
+                self.act(engine.event_from_dict(self.script[len(done)]))
+                assert len(self.session.events) == before + 1  # the example's next event holds
+
+        @rule(data=st.sampled_from(pool))
+        def an_event_of_another_moment(self, data: dict[str, Any]) -> None:
+            self.act(engine.event_from_dict(data))
+
+        @precondition(lambda self: bool(foreign))
+        @rule(data=st.data())
+        def another_games_event(self, data: st.DataObject) -> None:
+            before = (self.session, self.state)
+            with pytest.raises(RuleViolation, match="is not a move of this game"):
+                append(self.session, self.state, data.draw(st.sampled_from(foreign)))
+            assert (self.session, self.state) == before
+
+    ExampleNight.__name__ = f"{game.title.replace(' ', '').replace(chr(39), '')}ExampleNight"
+    ExampleNight.TestCase.settings = settings(
+        max_examples=50 if LONG else 6, stateful_step_count=40 if LONG else 15, deadline=None
+    )
+    return ExampleNight
+
+
+for _game in SESSION_GAMES:
+    globals()[f"test_{_game.name}_example_nights"] = example_night(_game).TestCase

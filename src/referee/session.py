@@ -130,7 +130,7 @@ def states(session: Session) -> Iterator[Any]:
     state = initial(session)
     for number, data in enumerate(session.events, start=1):
         try:
-            state = engine.apply(state, event_of(engine, data))
+            state = engine.checked_apply(state, event_of(engine, data))
         except RefereeError as error:
             raise ReplayError(number, error) from None
         yield state
@@ -175,7 +175,7 @@ def append(session: Session, state: Any, event: Any, at: str | None = None) -> t
     """Apply `event` to `state` (the replay of `session`) and log it, stamped with the time
     `at` when given; clears the redo stack."""
     engine = session.engine
-    new_state = engine.apply(state, event)
+    new_state = engine.checked_apply(state, event)
     data = engine.event_to_dict(event)
     if at is not None:
         data = {**data, TIME_KEY: at}
@@ -197,7 +197,7 @@ def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
         raise UsageError("nothing to redo")
     event = session.undone[-1]
     engine = session.engine
-    after = engine.apply(state, event_of(engine, event))
+    after = engine.checked_apply(state, event_of(engine, event))
     redone = replace(session, events=(*session.events, event), undone=session.undone[:-1])
     return redone, after, event
 

@@ -24,18 +24,24 @@ from referee.cli.common import (
     open_session,
     workspace,
 )
-from referee.errors import RefereeError, StorageError, UsageError
+from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.session import notation, states
 
 HELP = "Scorekeeper and referee for dice and card games played at a real table."
-START_HERE = """\
-No session yet. Start one:
-  referee new kariki Ann Bob Cy
-Then type the game as it happens:
-  referee kariki claim 9
-  referee kariki pull 4-5
-Or play in one prompt: referee shell
-More: referee --help"""
+
+
+def start_here() -> str:
+    """What `referee` says with no session yet: how to start one, in no one game's words."""
+    names = ", ".join(g.name for g in games.GAMES if g.has_sessions)
+    return (
+        "No session yet. Start one:\n"
+        "  referee new GAME PLAYER...\n"
+        f"Games: {names}.\n"
+        "Then type each action as it happens:\n"
+        "  referee GAME ACTION ...\n"
+        "or play in one prompt: referee shell\n"
+        "More: referee GAME --help"
+    )
 
 
 def _version(value: bool) -> None:
@@ -58,7 +64,7 @@ def root(
     if ctx.invoked_subcommand is not None:
         return
     if not (space.default_ref or storage.current_ref(space.home)):
-        output.print_text(START_HERE)
+        output.print_wrapped(start_here())
         return
     loaded = open_session(ctx, None)
     draw_card(loaded.session, loaded.state)
@@ -85,7 +91,7 @@ def show(
         bool | None,
         typer.Option(
             "--full/--compact",
-            help="Every cross, or one line a player (default: what fits).",
+            help="The whole card, or one line a player (default: what fits).",
             show_default=False,
         ),
     ] = None,
@@ -274,7 +280,7 @@ def list_sessions(
         output.print_json([{k: r.get(k) for k in keys} for r in rows])
         return
     if not rows:
-        output.print_text("no sessions yet: referee new kariki Ann Bob")
+        output.print_text("no sessions yet: referee new GAME PLAYER...")
         return
     lines = []
     for r in rows:
@@ -316,9 +322,9 @@ def shell(
 ) -> None:
     """Play a night in a prompt.
 
-    Type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'. Reads lines from a pipe
-    too: 'referee shell < night.txt' plays a scripted game. With --serve, the others follow
-    the card on their phones (see 'referee serve').
+    Type the session's actions, 'undo', 'show' ... without 'referee GAME'; 'help' lists what
+    is open now. Reads lines from a pipe too: 'referee shell < night.txt' plays a script.
+    With --serve, the others follow the card on their phones (see 'referee serve').
     """
     from referee.cli.shell import Shell
 
@@ -532,12 +538,19 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         return 1
     except ClickException as error:  # usage: a missing argument, an unknown option
         hint = "" if space is not None and space.keeps_replays else " (see --help)"  # the shell
-        output.error_line(f"{error.format_message()}{hint}")
+        output.error_line(f"{_cut_values(error.format_message())}{hint}")
         return error.exit_code
     except OSError as error:  # a disk problem no layer below turned into a StorageError
         output.error_line(str(StorageError(f"{error.strerror or error}")))
         return StorageError.exit_code
     return result if isinstance(result, int) else 0
+
+
+def _cut_values(message: str) -> str:
+    """Click quotes a refused value whole: a 10,000-character argument is cut as ours are."""
+    import re
+
+    return re.sub(r"'([^']{25,})'", lambda found: quote(found.group(1)), message)
 
 
 def main() -> None:

@@ -127,7 +127,7 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
         return None
     if loaded.session.game != game:
         if ref:
-            raise UsageError(f"{loaded.session.name} is a {loaded.session.game} session")
+            raise slip(ctx, loaded.session, games.info(game))
         return None
     return loaded.state
 
@@ -224,21 +224,53 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
-    """Build an event against the live state, apply it, save it, show the ruling and card."""
-    own = games.BY_NAME.get(str(ctx.parent.info_name).lower()) if ctx.parent else None
+    """Build an event against the live state, apply it, save it, show the ruling and card.
+
+    The session must be of the game whose command this is: `referee liars bid` on a Kariki
+    session is refused (exit 2, nothing written) before any event is made.
+    """
+    space = workspace(ctx)
+    wanted = command_game(ctx)
+    if wanted is not None:
+        check_game(ctx, space.load(ref).session, wanted)  # before the lock: the usual slip
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
-        if own is not None and own.name != session.game:  # `referee kariki pass -s liars-night`
-            raise UsageError(
-                f"{session.name} is a {session.game} session: its actions are"
-                f" referee {session.game} ..., not referee {own.name} ..."
-            )
+        if wanted is not None:
+            check_game(ctx, session, wanted)  # and again under it: the file may have changed
         return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
-    result = workspace(ctx).change(ref, change)
+    result = space.change(ref, change)
     state = result.loaded.state
     ruling = games.module(result.session.game, "words").words(result.session.engine.ruling(state))
     draw_card(result.session, state, ruling)
+
+
+def command_game(ctx: typer.Context) -> games.GameInfo | None:
+    """The game whose command is running (`referee ld bid`: Liar's dice), from the group
+    that holds it; None for a shared command."""
+    here = ctx.parent
+    while here is not None:
+        found = games.BY_NAME.get((here.info_name or "").lower())
+        if found is not None:
+            return found
+        here = here.parent
+    return None
+
+
+def slip(ctx: typer.Context, session: Session, wanted: games.GameInfo) -> UsageError:
+    """The one-line answer to a command of another game than the session's."""
+    have = games.info(session.game)
+    command = f"{wanted.name} {ctx.info_name}"
+    return UsageError(
+        f"session {quote(session.name)} is {have.title}: {quote(command)} needs"
+        f" a {wanted.title} session (referee new {wanted.name} ... or -s NAME)"
+    )
+
+
+def check_game(ctx: typer.Context, session: Session, wanted: games.GameInfo) -> None:
+    """Refuse a command of the game `wanted` on a session of another game."""
+    if session.game != wanted.name:
+        raise slip(ctx, session, wanted)
 
 
 def actor(session: Session, state: Any, by: str | None) -> str:

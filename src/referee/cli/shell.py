@@ -99,7 +99,7 @@ class Shell:
         if not line or line.startswith("#"):
             return 0
         try:
-            words = shlex.split(line)
+            words = self._own_game(shlex.split(line))
             head = self._command(words[0])
         except (ValueError, UsageError) as error:
             output.error_line(str(error))
@@ -108,7 +108,8 @@ class Shell:
             return None
         if head == "help":
             return self._help(words[1:])
-        if head in self.tools:  # another game's tools: `kalooki check 5H 5D JK`
+        if head in self.tools:  # another game's tools (`kalooki check 5H 5D JK`); its actions
+            # are refused by `common.act` in one line, and the shell goes on
             return run([head, *words[1:]], self.space, self.command)
         command = self.actions.get(head) or self.command.commands.get(head)
         argv = [head] if head in SHARED else [self.game, head]
@@ -139,20 +140,32 @@ class Shell:
             output.print_text(f"now on {now.stem}")
 
     def _command(self, word: str) -> str:
-        """The command `word` names: an alias, exact, a unique prefix among the actions open
-        now (`r` is roll when roll is the only open action starting with r), else a unique
-        prefix among all ("did you mean" for a near miss)."""
-        if word.lower() in ALIASES:
-            return ALIASES[word.lower()]
-        open_now = self.open_actions()
-        names = [*open_now, *(a for a in self.actions if a not in open_now), *BUILTINS]
-        names += list(self.tools)
+        """The command `word` names: an alias or a name exactly; else a unique prefix among
+        the actions open now (`r` is roll when roll is the only open action starting with r),
+        then among the game's other commands and the shell's own. Another game is named in
+        full or by its alias (`kalooki check 5H 5D JK`), never by a prefix, and only when no
+        command of this game starts so: its commands never crowd this game's."""
         wanted = word.casefold()
-        if wanted not in names:
-            now = [n for n in open_now if n.startswith(wanted)]
-            if len(now) == 1:
-                return now[0]
-        return pick(word, [(n, n) for n in names], "command")
+        if wanted in ALIASES:
+            return ALIASES[wanted]
+        open_now = self.open_actions()
+        rest = [*(a for a in self.actions if a not in open_now), *BUILTINS]
+        for tier in (open_now, rest):
+            if wanted in tier or any(n.startswith(wanted) for n in tier):
+                return pick(word, [(n, n) for n in tier], "command")
+        other = games.BY_NAME.get(wanted)
+        if other is not None and other.name != self.game:
+            return other.name
+        return pick(word, [(n, n) for n in (*open_now, *rest)], "command")  # did you mean
+
+    def _own_game(self, words: list[str]) -> list[str]:
+        """The words without a leading name of this game: `kariki claim 9` is `claim 9` at a
+        Kariki table (but `kariki` alone, or with options, is Kariki's own `kariki` action)."""
+        info = games.info(self.game)
+        names = (info.name, *info.aliases)
+        if len(words) > 1 and words[0].casefold() in names and not words[1].startswith("-"):
+            return words[1:]
+        return words
 
     # ------------------------------------------------------------------ what it shows
 

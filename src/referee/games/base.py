@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import enum
 import shlex
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from types import ModuleType
-from typing import Any, Generic, NamedTuple, TypeVar
+from types import UnionType
+from typing import Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
-from referee.errors import NotationError, UsageError, quote, quote_number
+from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -61,142 +60,72 @@ class Outcome(NamedTuple):
         return "provisional" if self.provisional else "finished"
 
 
-class Game(ABC, Generic[R, Opt, S, E]):
-    """A game's pure rules engine, seen from the shared layers. No I/O, no printing."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game(Generic[R, Opt, S, E]):
+    """A game's pure rules engine, seen from the shared layers: its typed functions.
+
+    Each engine module builds its one `Game` at its bottom from its own functions, with its
+    own types: `GAME: Game[Rules, Options, State, Event] = Game(state_type=State, ...)`. mypy
+    then checks every function against the contract (a missing one is a missing argument, a
+    wrong signature a type error), and the shared layers, which see a game only through this
+    object, never reach a function with values of another game: `checked_apply` refuses an
+    event that is not one of `events` before the engine sees it. No I/O, no printing.
+    """
 
     state_type: type[S]  # what the replay cache rebuilds states as (see referee.plain)
+    events: type | UnionType  # the event classes (`Event`, the union): checked at the boundary
+    rules_from_table: Callable[[Mapping[str, object], str], R]
+    """Typed rules from a ruleset table; `RulesetError` lists every problem."""
+    options_from_table: Callable[[Mapping[str, object], Sequence[PlayerInfo], R], Opt]
+    """The typed `new` options as stored in a session file, checked; `UsageError` if bad."""
+    start: Callable[[R, Sequence[PlayerInfo], Opt], S]
+    """The state before any event."""
+    apply: Callable[[S, E], S]
+    """The state after an event, or `RuleViolation` (a refusal changes nothing)."""
+    turn: Callable[[S], str | None]
+    """Who acts next, or None when nobody is on turn (the game is over, or no turn order)."""
+    legal_actions: Callable[[S], tuple[str, ...]]
+    """The names of the actions open now, as the shell types them."""
+    outcome: Callable[[S], Outcome]
+    """Playing or finished, with the winners and standings."""
+    event_from_dict: Callable[[Mapping[str, object]], E]
+    """An event read from a session file; `NotationError` if it is not one."""
+    event_to_dict: Callable[[E], EventDict]
+    """An event as written to a session file: one flat table."""
+    ruling: Callable[[S], Sequence[object]]
+    """What the last event did, as typed facts (the game's words module words them)."""
+    json_value: Callable[[object], object | None]
+    """A game's own value in a fact (a rank, a card) as JSON, or None for any other value."""
+    summary: Callable[[S], dict[str, object]]
+    """The documented `show --json` document (without `session`, added by the CLI)."""
+    scores: Callable[[S], dict[str, int]]
+    """Each player's score as the sheet counts it (berries, dice, points, total)."""
+    tally: Callable[[Sequence[S]], dict[str, dict[str, int]]]
+    """What one game counts for each player's stats, from the state after every event:
+    `{"Ann": {"lie berries": 2, ...}}`. Stats add these up across games."""
 
-    @abstractmethod
-    def rules_from_table(self, table: Mapping[str, object], source: str) -> R:
-        """Typed rules from a ruleset table; `RulesetError` lists every problem."""
+    def is_event(self, value: object) -> TypeGuard[E]:
+        """Whether `value` is one of this game's events."""
+        return isinstance(value, self.events)
 
-    @abstractmethod
-    def options_from_table(
-        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: R
-    ) -> Opt:
-        """The typed `new` options as stored in a session file, checked; `UsageError` if bad."""
+    def checked_apply(self, state: S, event: object) -> S:
+        """`apply`, for an event the shared layers hold untyped: another game's event (a slip
+        the CLI did not catch, a bad import) is a `RuleViolation`, never an engine crash."""
+        if not self.is_event(event):
+            raise RuleViolation(f"{quote(str(event))} is not a move of this game")
+        return self.apply(state, event)
 
-    @abstractmethod
-    def start(self, rules: R, players: Sequence[PlayerInfo], options: Opt) -> S:
-        """The state before any event."""
+    def ruling_json(self, state: S) -> list[object]:
+        """The last event's facts as JSON data, for `log --json` and exports."""
+        return [to_json(fact, self.json_value) for fact in self.ruling(state)]
 
-    @abstractmethod
-    def apply(self, state: S, event: E) -> S:
-        """The state after `event`, or `RuleViolation` (a refusal changes nothing)."""
-
-    @abstractmethod
-    def turn(self, state: S) -> str | None:
-        """Who acts next, or None when nobody is on turn (the game is over)."""
-
-    @abstractmethod
-    def legal_actions(self, state: S) -> tuple[str, ...]:
-        """The names of the actions open now, as the shell types them."""
-
-    @abstractmethod
-    def outcome(self, state: S) -> Outcome:
-        """Playing or finished, with the winners and standings."""
-
-    @abstractmethod
-    def event_from_dict(self, data: Mapping[str, object]) -> E:
-        """An event read from a session file; `NotationError` if it is not one."""
-
-    @abstractmethod
-    def event_to_dict(self, event: E) -> EventDict:
-        """An event as written to a session file: one flat table."""
-
-    @abstractmethod
-    def ruling(self, state: S) -> object:
-        """What the last event did, as a typed record (the renderer words it)."""
-
-    @abstractmethod
-    def ruling_json(self, state: S) -> list[dict[str, object]]:
-        """The same record as JSON data, for `log --json` and exports."""
-
-    @abstractmethod
-    def summary(self, state: S) -> dict[str, object]:
-        """The documented `show --json` document (without `session`, added by the CLI)."""
-
-    @abstractmethod
-    def scores(self, state: S) -> dict[str, int]:
-        """Each player's score as the sheet counts it (berries, dice, points, total)."""
-
-    @abstractmethod
-    def tally(self, states: Sequence[S]) -> dict[str, dict[str, int]]:
-        """What one game counts for each player's stats, from the state after every event:
-        `{"Ann": {"lie berries": 2, ...}}`. Stats add these up across games."""
-
-    def player_of(self, event: E) -> str | None:
+    def player_of(self, event: object) -> str | None:
         """Who an event is about (its actor, or the player it names), for exports."""
         for field in ("by", "player", "caller"):
             found = getattr(event, field, None)
             if isinstance(found, str):
                 return found
         return None
-
-
-class ModuleGame(Game[Any, Any, Any, Any]):
-    """A game whose engine is its module's functions, the shape every game here has.
-
-    The module gives `Rules` (with `from_table`), `options_from_table`, `start`, `apply`,
-    `turn`, `legal_actions`, `outcome`, `event_from_dict`, `event_to_dict`, `summary`,
-    `scores`, `tally` and `json_value` (its own values in rulings, like a rank, as JSON); its
-    states carry their ruling as `state.ruling`. The functions stay typed in the module.
-    """
-
-    def __init__(self, module: ModuleType, state_type: type) -> None:
-        self.module = module
-        self.state_type = state_type
-
-    def rules_from_table(self, table: Mapping[str, object], source: str) -> Any:
-        return self.module.Rules.from_table(table, source)
-
-    def options_from_table(
-        self, table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Any
-    ) -> Any:
-        return self.module.options_from_table(table, players, rules)
-
-    def start(self, rules: Any, players: Sequence[PlayerInfo], options: Any) -> Any:
-        return self.module.start(rules, players, options)
-
-    def apply(self, state: Any, event: Any) -> Any:
-        return self.module.apply(state, event)
-
-    def turn(self, state: Any) -> str | None:
-        found: str | None = self.module.turn(state)
-        return found
-
-    def legal_actions(self, state: Any) -> tuple[str, ...]:
-        found: tuple[str, ...] = self.module.legal_actions(state)
-        return found
-
-    def outcome(self, state: Any) -> Outcome:
-        found: Outcome = self.module.outcome(state)
-        return found
-
-    def event_from_dict(self, data: Mapping[str, object]) -> Any:
-        return self.module.event_from_dict(data)
-
-    def event_to_dict(self, event: Any) -> EventDict:
-        found: EventDict = self.module.event_to_dict(event)
-        return found
-
-    def ruling(self, state: Any) -> object:
-        return state.ruling
-
-    def ruling_json(self, state: Any) -> list[dict[str, object]]:
-        return [to_json(f, self.module.json_value) for f in state.ruling]  # type: ignore[misc]
-
-    def summary(self, state: Any) -> dict[str, object]:
-        found: dict[str, object] = self.module.summary(state)
-        return found
-
-    def scores(self, state: Any) -> dict[str, int]:
-        found: dict[str, int] = self.module.scores(state)
-        return found
-
-    def tally(self, states: Sequence[Any]) -> dict[str, dict[str, int]]:
-        found: dict[str, dict[str, int]] = self.module.tally(states)
-        return found
 
 
 class Tallies:
@@ -212,12 +141,79 @@ class Tallies:
             row[key] = row.get(key, 0) + n
 
 
-def seat_of(people: Sequence[Any], name: str) -> int:
+class Named(Protocol):
+    """Anything seated at the table under a name (a seat, a cup, a side)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def seat_of(people: Sequence[Named], name: str) -> int:
     """The seat of the player called exactly `name` among `people` (anything with a `name`)."""
     for i, person in enumerate(people):
         if person.name == name:
             return i
     raise UsageError(f"unknown player {quote(name)}")
+
+
+# ---------------------------------------------------------------------------- seats and turns
+# Every turn-based game seats its players in the order they were named and passes the turn
+# round the table, skipping those who are out: written once here, used by each engine.
+
+
+class Direction(enum.Enum):
+    """Which way play goes round the table: left is the seat order the players were named in."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 through the seats in order, -1 against it."""
+        return 1 if self is Direction.LEFT else -1
+
+
+def turn_order(
+    after: int, seats: int, direction: Direction, is_in: Callable[[int], bool]
+) -> tuple[int, ...]:
+    """The seats still in, in the direction of play from the one after `after`, ending with
+    `after` itself if he is still in.
+
+    >>> turn_order(0, 4, Direction.RIGHT, lambda seat: seat != 2)
+    (3, 1, 0)
+    """
+    order = ((after + direction.step * k) % seats for k in range(1, seats + 1))
+    return tuple(seat for seat in order if is_in(seat))
+
+
+def next_seat(after: int, seats: int, direction: Direction, is_in: Callable[[int], bool]) -> int:
+    """The next seat still in after `after`, in the direction of play (`after` if none is).
+
+    >>> next_seat(3, 4, Direction.LEFT, lambda seat: seat != 0)
+    1
+    """
+    found = turn_order(after, seats, direction, is_in)
+    return found[0] if found else after
+
+
+def player_option(
+    table: Mapping[str, object], key: str, names: Sequence[str], what: str
+) -> str | None:
+    """A stored option that names a player (`first`, `dealer`): his name, None if not given."""
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in names:
+        raise UsageError(f"unknown {what} {quote(str(value))}: players are {', '.join(names)}")
+    return value
+
+
+def direction_option(table: Mapping[str, object], default: Direction) -> Direction:
+    """The stored `direction` option, `default` (the ruleset's) if not given."""
+    value = table.get("direction", default.value)
+    if value not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(str(value))}: use left or right")
+    return Direction(value)
 
 
 def words(*parts: str | int | None, **options: str | int | bool | None) -> str:

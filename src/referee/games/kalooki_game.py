@@ -12,7 +12,6 @@ The meld and contract rules are `referee.games.kalooki`'s.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -22,12 +21,13 @@ from typing import NamedTuple, assert_never
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
     int_field,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -79,10 +79,7 @@ def options_from_table(
     extra = sorted(set(table) - {"dealer"})
     if extra:
         raise UsageError(f"unknown Kalooki options: {', '.join(extra)[:60]}")
-    dealer = table.get("dealer", names[0])
-    if dealer not in names:
-        raise UsageError(f"unknown dealer {quote(str(dealer))}: players are {', '.join(names)}")
-    return Options(str(dealer))
+    return Options(player_option(table, "dealer", names, "dealer") or names[0])
 
 
 # ---------------------------------------------------------------------------- events
@@ -1025,4 +1022,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)

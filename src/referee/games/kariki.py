@@ -8,7 +8,6 @@ ruling as typed facts (`Fact`), which `referee.render.kariki.words` puts into wo
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -16,16 +15,23 @@ from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
+    Direction as Direction,  # re-exported: the game's options and states use it
+)
+from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
     checked_number,
+    direction_option,
     int_field,
+    next_seat,
     only_fields,
+    player_option,
     seat_of,
     str_field,
+    turn_order,
     words,
 )
 from referee.notation.dice import KARIKI as LADDER
@@ -148,18 +154,6 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
 # ---------------------------------------------------------------------------- options
 
 
-class Direction(Enum):
-    """Which way play goes round the table: left is seat order."""
-
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def step(self) -> int:
-        """+1 through the seats in order, -1 against it."""
-        return 1 if self is Direction.LEFT else -1
-
-
 @dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new kariki` sets: who won the roll-off, the direction, the buy-in."""
@@ -177,18 +171,12 @@ def options_from_table(
     extra = sorted(set(table) - {"first", "direction", "buy_in"})
     if extra:
         raise UsageError(f"unknown Kariki options: {', '.join(extra)[:60]}")
-    first = table.get("first", names[0])
-    if first not in names:
-        raise UsageError(
-            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
-        )
-    direction = table.get("direction", "left")
-    if direction not in ("left", "right"):
-        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
+    first = player_option(table, "first", names, "first roller") or names[0]
+    direction = direction_option(table, Direction.LEFT)
     buy_in = table.get("buy_in", rules.buy_in)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
         raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
-    return Options(str(first), Direction(direction), buy_in)
+    return Options(first, direction, buy_in)
 
 
 # ---------------------------------------------------------------------------- events
@@ -575,18 +563,11 @@ class State:
 
     def next_active(self, i: int) -> int:
         """The next player still in, from seat `i` in the direction of play."""
-        n = len(self.seats)
-        for k in range(1, n + 1):
-            j = (i + self.direction.step * k) % n
-            if not self.seats[j].out:
-                return j
-        return i
+        return next_seat(i, len(self.seats), self.direction, lambda j: not self.seats[j].out)
 
     def in_turn_order(self, after: int) -> tuple[int, ...]:
         """Every player still in, in turn order starting after seat `after` (ending with him)."""
-        n = len(self.seats)
-        order = ((after + self.direction.step * k) % n for k in range(1, n + 1))
-        return tuple(j for j in order if not self.seats[j].out)
+        return turn_order(after, len(self.seats), self.direction, lambda j: not self.seats[j].out)
 
     @property
     def chain_is_back(self) -> bool:
@@ -1209,4 +1190,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)

@@ -9,7 +9,6 @@ the match goes to the first to the format's target who leads by two.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -18,12 +17,13 @@ from typing import NamedTuple, assert_never
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
     int_field,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -119,12 +119,8 @@ def options_from_table(
     ranked = table.get("ranked", False)
     if not isinstance(ranked, bool):
         raise UsageError("ranked must be true or false")
-    first = table.get("first")
-    if first is not None and first not in names:
-        raise UsageError(
-            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
-        )
-    return Options(format_name, ranked, str(first) if first is not None else None)
+    first = player_option(table, "first", names, "first roller")
+    return Options(format_name, ranked, first)
 
 
 # ---------------------------------------------------------------------------- events
@@ -1013,4 +1009,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)

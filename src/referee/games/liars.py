@@ -8,7 +8,6 @@ ruleset key (wild ones, how bids move on and off ones, palifico, the exact call,
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -16,13 +15,19 @@ from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
+    Direction as Direction,  # re-exported: the game's options and states use it
+)
+from referee.games.base import (
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
+    direction_option,
     int_field,
+    next_seat,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -35,18 +40,6 @@ MAX_DICE = 10  # per player, in any ruleset
 SUGGESTED_PLAYERS = (4, 8)  # the seed: "between 4 and 8 people" (more or fewer: a warning)
 
 # ---------------------------------------------------------------------------- rules
-
-
-class Direction(Enum):
-    """Which way play goes: left is the seat order the players were named in."""
-
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def step(self) -> int:
-        """+1 through the seats in order, -1 against it."""
-        return 1 if self is Direction.LEFT else -1
 
 
 class BiddingRule(Enum):
@@ -149,15 +142,8 @@ def options_from_table(
     extra = sorted(set(table) - {"first", "direction"})
     if extra:
         raise UsageError(f"unknown Liar's dice options: {', '.join(extra)[:60]}")
-    first = table.get("first", names[0])
-    if first not in names:
-        raise UsageError(
-            f"unknown first bidder {quote(str(first))}: players are {', '.join(names)}"
-        )
-    direction = table.get("direction", rules.direction.value)
-    if direction not in ("left", "right"):
-        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
-    return Options(str(first), Direction(direction))
+    first = player_option(table, "first", names, "first bidder") or names[0]
+    return Options(first, direction_option(table, rules.direction))
 
 
 # ---------------------------------------------------------------------------- events
@@ -345,12 +331,7 @@ class State:
 
     def next_active(self, i: int) -> int:
         """The next player with dice after seat `i`, in the direction of play."""
-        n = len(self.cups)
-        for k in range(1, n + 1):
-            j = (i + self.direction.step * k) % n
-            if self.cups[j].dice > 0:
-                return j
-        return i
+        return next_seat(i, len(self.cups), self.direction, lambda j: self.cups[j].dice > 0)
 
 
 # ---------------------------------------------------------------------------- bids
@@ -793,4 +774,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from referee.games import kalooki_game as kg
 from referee.games.kalooki import scored
@@ -61,4 +62,5 @@ def _sentence(fact: kg.Fact) -> str:
             if len(players) > 1:
                 return f"{' and '.join(map(n, players))} tie with {total}"
             return f"{n(players[0])} wins with {total}"
-    raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+        case _:  # mypy proves this unreachable: a fact without words fails the type check
+            assert_never(fact)

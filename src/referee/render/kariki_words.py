@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from referee.games import kariki as k
 from referee.notation.dice import KARIKI as LADDER
@@ -71,7 +72,8 @@ def _sentence(fact: k.Fact) -> str:
             return (
                 f"{', '.join(map(n, closed))} did not buy back: {n(player)} wins the pot of {pot}"
             )
-    raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+        case _:  # mypy proves this unreachable: a fact without words fails the type check
+            assert_never(fact)
 
 
 def ordinal(number: int) -> str:

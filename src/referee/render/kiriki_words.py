@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from referee.games import kiriki as kr
 from referee.notation.dice import KIRIKI as LADDER
@@ -70,4 +71,5 @@ def _sentence(fact: kr.Fact) -> str:
             return f"{n(player)} resigns"
         case kr.MatchWon(player=player, score=(a, b)):
             return f"{n(player)} wins the match {a}-{b}"
-    raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+        case _:  # mypy proves this unreachable: a fact without words fails the type check
+            assert_never(fact)

@@ -1,0 +1,103 @@
+"""Issue 17: the shell's short forms follow the game on the table. A word resolves first among
+the actions open now, then among the game's other commands and the shell's own; another
+game's commands are never candidates (only its full name or alias reaches its tools)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from conftest import SESSION_GAMES, Runner, every_game, fresh
+from referee import games
+from referee.cli.shell import BUILTINS, Shell
+from referee.errors import UsageError
+
+
+def own_words(shell: Shell) -> set[str]:
+    """Everything a word may resolve to at this table without naming another game."""
+    return set(shell.actions) | set(BUILTINS) | {"quit"}
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_no_prefix_of_another_game_is_a_candidate(referee: Runner, game: games.GameInfo) -> None:
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    shell = Shell("friday")
+    for other in SESSION_GAMES:
+        if other is game:
+            continue
+        for word in {other.name[:n] for n in range(1, len(other.name))}:
+            try:
+                found = shell._command(word)
+            except UsageError as error:
+                assert other.name not in str(error), (word, str(error))
+                continue
+            named = games.BY_NAME.get(word)  # an alias in full (`k`) names its game
+            assert found in own_words(shell) or (named and found == named.name), (word, found)
+        for name in (other.name, *other.aliases):  # named in full: its tools are reachable,
+            mine = any(w.startswith(name) for w in own_words(shell))  # unless this game's word
+            assert shell._command(name) == other.name or mine, name
+
+
+@pytest.mark.parametrize(
+    ("start", "lines", "word", "resolves"),
+    [
+        pytest.param(["new", "kiriki", "Ann", "Bob", "--first", "Ann"], ["claim 9"], "l", "lift",
+                     id="kiriki-l-facing-a-claim-is-lift"),
+        pytest.param(["new", "kariki", "Ann", "Bob"], ["claim 9"], "k", "kariki",
+                     id="kariki-k-facing-a-claim-is-kariki"),
+        pytest.param(["new", "kariki", "Ann", "Bob"], ["claim 9"], "l", "log",
+                     id="kariki-l-is-log-not-liars"),
+        pytest.param(["new", "liars", "Ann", "Bob"], [], "ka", None,
+                     id="liars-ka-is-no-game"),
+        pytest.param(["new", "liars", "Ann", "Bob"], [], "k", "kariki",
+                     id="liars-k-is-karikis-alias"),
+        pytest.param(["new", "liars", "Ann", "Bob"], [], "kal", "kalooki",
+                     id="liars-kal-is-kalookis-alias"),
+        pytest.param(["new", "kariki", "Ann", "Bob"], ["claim 9"], "p", "'p' could be pull, pass",
+                     id="kariki-p-is-still-ambiguous-among-open-actions"),
+    ],
+)  # fmt: skip
+def test_short_forms_at_a_table(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    start: list[str],
+    lines: list[str],
+    word: str,
+    resolves: str | None,
+) -> None:
+    assert referee(*start, "--name", "friday").code == 0
+    for line in lines:
+        assert referee(start[1], *line.split()).code == 0
+    shell = Shell("friday")
+    if resolves is None or " " in resolves:
+        with pytest.raises(UsageError) as refused:
+            shell._command(word)
+        assert resolves is None or resolves in str(refused.value)
+        assert not any(g.name in str(refused.value) for g in games.GAMES if g.name != start[1])
+    else:
+        assert shell._command(word) == resolves
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_the_tables_own_game_name_before_an_action_is_the_action(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, game: games.GameInfo
+) -> None:
+    """`kariki claim 9` typed at a Kariki table is `claim 9` (a habit from one-off commands)."""
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    shell = Shell("friday")
+    assert shell._own_game([game.name, "x", "y"]) == ["x", "y"]
+    for alias in game.aliases:
+        assert shell._own_game([alias, "x"]) == ["x"]
+    assert shell._own_game([game.name]) == [game.name]  # alone: Kariki's own `kariki` action
+    assert shell._own_game([game.name, "--by", "Ann"]) == [game.name, "--by", "Ann"]
+
+
+def test_a_kariki_line_typed_in_full_in_a_kariki_shell_plays(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("kariki claim 9\nk pass\n"))
+    result = referee("shell")
+    assert result.code == 0 and result.err == "", result
+    assert "Ann claims Nine" in result.out and "Bob passes" in result.out
