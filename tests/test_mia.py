@@ -19,7 +19,7 @@ from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games import mia
-from referee.games.base import PlayerInfo
+from referee.games.base import Direction, PlayerInfo
 from referee.notation.dice import ALL_ROLLS
 from referee.notation.mia import ALL_VALUES, MIA, DoublesOrder, MiaValue, chance_at_least, ladder
 from referee.render.mia_words import words
@@ -278,9 +278,9 @@ def test_refused_challenges(script: str, refused: str) -> None:
     ("changes", "first", "script", "turn"),
     [
         pytest.param({}, "Ann", "Ann 54", "Bob", id="left-is-seat-order"),
-        pytest.param({"direction": mia.Direction.RIGHT}, "Ann", "Ann 54", "Dee",
+        pytest.param({"direction": Direction.RIGHT}, "Ann", "Ann 54", "Dee",
                      id="right-against-it"),
-        pytest.param({"direction": mia.Direction.RIGHT}, "Ann", "Ann 54; Dee 61", "Cy",
+        pytest.param({"direction": Direction.RIGHT}, "Ann", "Ann 54; Dee 61", "Cy",
                      id="right-goes-on"),
         pytest.param({}, "Dee", "Dee 54", "Ann", id="left-wraps-round"),
     ],
@@ -328,7 +328,7 @@ def test_next_starter_when_the_loser_goes_out(next_starter: mia.NextStarter, sta
 
 def test_next_starter_loser_skips_out_players_right_to_left() -> None:
     state = table("Ann Bob Cy Dee", lives=1, next_starter=mia.NextStarter.LOSER,
-                  direction=mia.Direction.RIGHT)  # fmt: skip
+                  direction=Direction.RIGHT)  # fmt: skip
     state = play("Ann 54; Dee lift 54", state)  # Dee lifted the truth and is out
     assert state.name(state.turn) == "Cy"
 
@@ -386,8 +386,8 @@ def test_another_games_event_is_a_refusal_not_a_crash() -> None:
     from referee.games.kariki import Claim
     from referee.notation.dice import Rank
 
-    with pytest.raises(RuleViolation, match="is not a Mia action"):
-        mia.apply(table(), Claim("Ann", Rank.NINE))  # type: ignore[arg-type]
+    with pytest.raises(RuleViolation, match="is not a move of this game"):
+        mia.GAME.checked_apply(table(), Claim("Ann", Rank.NINE))
 
 
 def test_stored_events_are_checked() -> None:

@@ -8,7 +8,6 @@ ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_start
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -16,12 +15,16 @@ from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.base import (
+    Direction,
     EventDict,
-    ModuleGame,
+    Game,
     Outcome,
     PlayerInfo,
     Tallies,
+    direction_option,
+    next_seat,
     only_fields,
+    player_option,
     seat_of,
     str_field,
     words,
@@ -32,18 +35,6 @@ from referee.ruleset import TableReader
 MAX_LIVES = 20  # per player, in any ruleset: a night, not a season
 
 # ---------------------------------------------------------------------------- rules
-
-
-class Direction(Enum):
-    """Which way play goes: left is the seat order the players were named in."""
-
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def step(self) -> int:
-        """+1 through the seats in order, -1 against it."""
-        return 1 if self is Direction.LEFT else -1
 
 
 class NextStarter(Enum):
@@ -97,15 +88,8 @@ def options_from_table(
     extra = sorted(set(table) - {"first", "direction"})
     if extra:
         raise UsageError(f"unknown Mia options: {', '.join(extra)[:60]}")
-    first = table.get("first", names[0])
-    if first not in names:
-        raise UsageError(
-            f"unknown first roller {quote(str(first))}: players are {', '.join(names)}"
-        )
-    direction = table.get("direction", rules.direction.value)
-    if direction not in ("left", "right"):
-        raise UsageError(f"unknown direction {quote(str(direction))}: use left or right")
-    return Options(str(first), Direction(direction))
+    first = player_option(table, "first", names, "first roller") or names[0]
+    return Options(first, direction_option(table, rules.direction))
 
 
 # ---------------------------------------------------------------------------- events
@@ -287,12 +271,7 @@ class State:
 
     def next_active(self, i: int) -> int:
         """The next player with lives after seat `i`, in the direction of play."""
-        n = len(self.seats)
-        for k in range(1, n + 1):
-            j = (i + self.direction.step * k) % n
-            if self.seats[j].lives > 0:
-                return j
-        return i
+        return next_seat(i, len(self.seats), self.direction, lambda j: self.seats[j].lives > 0)
 
 
 # ---------------------------------------------------------------------------- values
@@ -331,10 +310,6 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
-    if not isinstance(event, Announce | Believe | Lift | GiveUp):  # another game's, typed by slip
-        raise RuleViolation(
-            f"'{str(event)[:40]}' is not a Mia action: announce, believe, lift, giveup"
-        )
     if state.is_over:
         raise RuleViolation(f"the game is over: {state.winner} won")
     match event:
@@ -570,4 +545,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
-GAME = ModuleGame(sys.modules[__name__], State)
+GAME: Game[Rules, Options, State, Event] = Game(
+    state_type=State,
+    events=Event,
+    rules_from_table=Rules.from_table,
+    options_from_table=options_from_table,
+    start=start,
+    apply=apply,
+    turn=turn,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    event_from_dict=event_from_dict,
+    event_to_dict=event_to_dict,
+    ruling=lambda state: state.ruling,
+    json_value=json_value,
+    summary=summary,
+    scores=scores,
+    tally=tally,
+)
