@@ -13,7 +13,7 @@ from typing import Any
 
 from referee import __version__, games
 from referee.games.base import Outcome
-from referee.session import TIME_KEY, Session, event_of, states
+from referee.session import TIME_KEY, Session, event_of, initial, states
 
 EXPORT_FORMAT = 1  # the version of the JSON export document
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -33,12 +33,13 @@ class Row:
     scores: Mapping[str, int]
 
 
-def rows(session: Session) -> list[Row]:
-    """Every event of `session` as a row."""
+def rows(session: Session, after: Iterable[Any] | None = None) -> list[Row]:
+    """Every event of `session` as a row (`after`: the state after each event, if known)."""
     engine = session.engine
     words = games.module(session.game, "words").words
+    after = states(session) if after is None else after
     found = []
-    for number, (data, state) in enumerate(zip(session.events, states(session), strict=True), 1):
+    for number, (data, state) in enumerate(zip(session.events, after, strict=True), 1):
         event = event_of(engine, data)
         at = data.get(TIME_KEY, "")
         found.append(
@@ -155,17 +156,19 @@ CREATE TABLE results (
 """
 
 
-def sqlite_rows(
-    session: Session, path: str, result: Outcome, final: Any
-) -> dict[str, list[tuple[Any, ...]]]:
-    """The rows one session adds to each table of the SQLite export."""
-    scores = session.engine.scores(final)
+def sqlite_rows(session: Session, after: Sequence[Any]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows one session adds to each table of the SQLite export, from its bytes alone: the
+    session's row leaves out the file's path (`with_path` puts it in). `after`: the state
+    after each event."""
+    engine = session.engine
+    final = after[-1] if after else initial(session)
+    result = engine.outcome(final)
+    scores = engine.scores(final)
     return {
         "sessions": [
             (
                 session.name,
                 session.game,
-                path,
                 result.status,
                 session.created,
                 session.updated,
@@ -175,12 +178,22 @@ def sqlite_rows(
         "players": [(session.name, k, p.name, p.nickname) for k, p in enumerate(session.players)],
         "events": [
             (session.name, r.number, r.time, r.player, r.action, r.detail, r.ruling)
-            for r in rows(session)
+            for r in rows(session, after)
         ],
         "results": [
             (session.name, name, place, int(name in result.winners), scores.get(name))
             for place, name in enumerate(result.standings, start=1)
         ],
+    }
+
+
+def with_path(
+    tables: Mapping[str, list[tuple[Any, ...]]], path: str
+) -> dict[str, list[tuple[Any, ...]]]:
+    """`sqlite_rows` with the session file's path in the session's row, as the table has it."""
+    return {
+        table: [(*row[:2], path, *row[2:]) for row in found] if table == "sessions" else list(found)
+        for table, found in tables.items()
     }
 
 
@@ -226,15 +239,10 @@ def _names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def summarise(session: Session) -> Summary:
-    """A session's summary: one replay."""
+def summarise(session: Session, after: Sequence[Any]) -> Summary:
+    """A session's summary, from the state after each of its events."""
     engine = session.engine
-    after = list(states(session))
-    final = after[-1] if after else None
-    if final is None:
-        from referee.session import initial
-
-        final = initial(session)
+    final = after[-1] if after else initial(session)
     result = engine.outcome(final)
     return Summary(
         session.game,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +16,6 @@ from referee.cli.common import (
     JsonOpt,
     NameOpt,
     SessionOpt,
-    every_session,
     open_session,
     workspace,
 )
@@ -132,17 +132,36 @@ def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
     space = workspace(ctx)
-    chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
-    tables: dict[str, list[tuple[Any, ...]]] = {"sessions": [], "players": [], "events": [],
-                                                 "results": []}  # fmt: skip
-    for loaded in chosen:
-        engine = loaded.session.engine
-        found = history.sqlite_rows(
-            loaded.session, str(loaded.path), engine.outcome(loaded.state), loaded.state
-        )
-        for table, rows in found.items():
-            tables[table] += rows
-    storage.write_sqlite(out, history.SQLITE_SCHEMA, tables, force=force)
+    if not all_sessions:  # one session: read before anything is written, as every command
+        path = storage.follow_links(space.path(ref))
+        one = history.with_path(_session_rows(space.cache, path), str(path))
+        storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
+        return
+
+    def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
+        for path in storage.session_files(space.home):
+            path = storage.follow_links(path)
+            try:
+                found = _session_rows(space.cache, path)
+            except RefereeError as error:
+                output.warning_line(f"skipped {path.name}: {error}")
+                continue
+            yield history.with_path(found, str(path))
+
+    storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
+
+
+def _session_rows(cache: storage.Cache, path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """A session's export rows: kept for exactly its bytes and this code, else one replay
+    (and then kept)."""
+    raw = storage.read_bytes(path, "session file")
+    digest = storage.digest_of(raw)
+    found = cache.get_rows(path, digest)
+    if found is None:
+        session, after = storage.decode_states(path, raw)
+        found = history.sqlite_rows(session, after)
+        cache.put_rows(path, digest, found)
+    return found
 
 
 def import_session(
@@ -208,41 +227,142 @@ def stats(
 
 
 def _summaries(ctx: typer.Context) -> list[history.Summary]:
-    """Every session's summary: from the cache when the file's bytes and the code are those
-    it was made from, else by one replay (a file that fails to load is skipped, with a line)."""
+    """Every session's summary (a file that fails to load is skipped, with a line)."""
     space = workspace(ctx)
+    found, skipped = summaries(space.home, space.cache, workers=_cores())
+    for line in skipped:
+        output.warning_line(line)
+    return found
+
+
+PARALLEL_FROM = 64  # sessions to replay before the cores are worth starting
+PROGRESS_FROM = 20  # sessions to replay before a bar is worth drawing
+
+
+def summaries(
+    home: storage.Home, cache: storage.Cache, *, workers: int = 1
+) -> tuple[list[history.Summary], list[str]]:
+    """Every session's summary, in the order of their files, and a line for each file skipped.
+
+    A summary is kept for the file's exact bytes and this code (RELIABILITY 9), so only new or
+    changed files are replayed; with many to replay and `workers` > 1, a pool of processes
+    shares them out (the result is the same as one process's, in the same order).
+    """
     key = storage.code_digest()
-    kept = space.cache.read_document("stats")
+    kept = cache.read_document("stats")
     old: dict[str, Any] = (
         kept.get("entries", {}) if isinstance(kept, dict) and kept.get("code") == key else {}
     )
-    fresh: dict[str, Any] = {}
-    found = []
-    for path in storage.session_files(space.home):
-        try:
-            raw = storage.read_bytes(path, "session file")
-        except RefereeError as error:
-            output.warning_line(f"skipped {path.name}: {error}")
-            continue
-        digest = storage.digest_of(raw)
+    paths = storage.session_files(home)
+    outcome: list[tuple[str, history.Summary] | str] = []
+    missed: list[int] = []
+    for path in paths:
         entry = old.get(str(path))
         summary = None
+        try:
+            digest = storage.digest_of(storage.read_bytes(path, "session file"))
+        except RefereeError as error:
+            outcome.append(f"skipped {path.name}: {error}")
+            continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
             try:
                 summary = history.Summary.from_plain(entry.get("summary"))
             except ValueError:
                 summary = None
         if summary is None:
-            try:
-                summary = history.summarise(storage.load_bytes(path, raw).session)
-            except RefereeError as error:
-                output.warning_line(f"skipped {path.name}: {error}")
-                continue
+            missed.append(len(outcome))
+            outcome.append(str(path))  # replaced below by its summary or its skip line
+        else:
+            outcome.append((digest, summary))
+    todo = [Path(str(outcome[k])) for k in missed]
+    for k, made in zip(missed, _replay_all(todo, workers), strict=True):
+        outcome[k] = made
+    fresh: dict[str, Any] = {}
+    found, skipped = [], []
+    for path, made in zip(paths, outcome, strict=True):
+        if isinstance(made, str):
+            skipped.append(made)
+            continue
+        digest, summary = made
         fresh[str(path)] = {"digest": digest, "summary": summary.to_plain()}
         found.append(summary)
     if fresh != old:
-        space.cache.write_document("stats", {"code": key, "entries": fresh})
-    return found
+        cache.write_document("stats", {"code": key, "entries": fresh})
+    return found, skipped
+
+
+def _replay_all(paths: list[Path], workers: int) -> Iterator[tuple[str, history.Summary] | str]:
+    """`summary_of` each file, in order: in a pool of processes when there are many."""
+    bar = Progress(len(paths))
+    try:
+        if workers > 1 and len(paths) >= PARALLEL_FROM:
+            import multiprocessing
+
+            chunk = max(1, min(50, len(paths) // (workers * 8)))
+            with multiprocessing.get_context().Pool(workers) as pool:
+                for done, made in enumerate(pool.imap(summary_of, paths, chunk), 1):
+                    bar.show(done)
+                    yield made
+        else:
+            for done, path in enumerate(paths, 1):
+                made = summary_of(path)
+                bar.show(done)
+                yield made
+    finally:
+        bar.close()
+
+
+def summary_of(path: Path) -> tuple[str, history.Summary] | str:
+    """(digest of the bytes read, their summary) of one file by one replay, or its skip line."""
+    try:
+        raw = storage.read_bytes(path, "session file")
+        session, after = storage.decode_states(path, raw)
+        return storage.digest_of(raw), history.summarise(session, after)
+    except RefereeError as error:
+        return f"skipped {path.name}: {error}"
+
+
+def _cores() -> int:
+    """How many processes a cold stats may use (the cores this process may run on)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Progress:
+    """A one-line bar on stderr while stats replay many sessions, only at a terminal (a pipe
+    or a file gets nothing), erased when done so the answer prints as it always does."""
+
+    WIDTH = 39  # one short of the 40 columns: the cursor never wraps
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.on = total >= PROGRESS_FROM and sys.stderr.isatty()
+        self.last = -1
+
+    def line(self, done: int) -> str:
+        """The bar after `done` of the sessions."""
+        label = f"replaying {done}/{self.total} "
+        room = max(4, self.WIDTH - len(label) - 2)
+        filled = room * done // max(1, self.total)
+        return f"{label}[{'#' * filled}{'.' * (room - filled)}]"
+
+    def show(self, done: int) -> None:
+        """Redraw when the bar has moved (a hundred redraws at most)."""
+        step = done * 100 // max(1, self.total)
+        if self.on and step != self.last:
+            self.last = step
+            sys.stderr.write("\r" + self.line(done))
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        """Erase the bar."""
+        if self.on and self.last >= 0:
+            sys.stderr.write("\r" + " " * self.WIDTH + "\r")
+            sys.stderr.flush()
 
 
 def _stats_text(doc: dict[str, Any]) -> str:
