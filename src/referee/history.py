@@ -266,12 +266,14 @@ def stats(
         chosen = [s for s in chosen if player in s.players]
     people: dict[str, dict[str, Any]] = {}
     per_game: dict[str, dict[str, dict[str, list[int]]]] = {}
+    played: dict[tuple[str, str], int] = {}  # sessions of a game each player was in
     for summary in chosen:
         for name in summary.players:
             row = people.setdefault(name, {"games": 0, "finished": 0, "wins": 0})
             row["games"] += 1
             row["finished"] += int(summary.finished)
             row["wins"] += int(summary.finished and name in summary.winners)
+            played[summary.game, name] = played.get((summary.game, name), 0) + 1
             counts = per_game.setdefault(summary.game, {}).setdefault(name, {})
             for key, value in summary.tally.get(name, {}).items():
                 counts.setdefault(key, []).append(value)
@@ -280,7 +282,7 @@ def stats(
     games_doc = {
         name: {
             who: {
-                key: {"total": sum(v), "per_game": round(sum(v) / _played(chosen, name, who), 2),
+                key: {"total": sum(v), "per_game": round(sum(v) / played[name, who], 2),
                       "lowest": min(v), "highest": max(v)}
                 for key, v in sorted(keys.items())
             }
@@ -307,7 +309,3 @@ def stats(
             "wins": {n: sum(1 for s in together if s.finished and n in s.winners) for n in (a, b)},
         }
     return doc
-
-
-def _played(chosen: Sequence[Summary], game: str, player: str) -> int:
-    return max(1, sum(1 for s in chosen if s.game == game and player in s.players))
