@@ -73,8 +73,10 @@ def test_stats_answer_the_same_cold_warm_and_over_several_processes(
     shared = cli_history.summaries(sessions, storage.Cache(tmp_path / "two"), workers=2)
     kept = cli_history.summaries(sessions, storage.Cache(tmp_path / "two"), workers=2)
 
-    def plain(found: tuple[list[Summary], list[str]]) -> tuple[list[object], list[str]]:
-        return [s.to_plain() for s in found[0]], found[1]
+    def plain(
+        found: tuple[list[tuple[Path, Summary]], list[str]],
+    ) -> tuple[list[object], list[str]]:
+        return [(str(p), s.to_plain()) for p, s in found[0]], found[1]
 
     assert plain(serial) == plain(shared) == plain(kept)
     assert len(serial[0]) == 2 * len(EXAMPLES)
@@ -204,7 +206,7 @@ def test_one_session_export_uses_its_kept_rows(
     assert referee("export", "-f", "sqlite", "-o", str(again), "-s", str(made[0])).code == 0
     assert replays == [] and dump(again) == dump(one)
     with sqlite3.connect(one) as db:
-        assert db.execute("SELECT path FROM sessions").fetchall() == [(str(made[0]),)]
+        assert db.execute("SELECT path FROM sessions").fetchall() == [(f"sessions/{made[0].name}",)]
 
 
 def test_a_broken_session_alone_writes_no_database(referee: Runner, home: Path, tmp_path: Path

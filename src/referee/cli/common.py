@@ -3,7 +3,7 @@ actions, and the score card after them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -132,15 +132,24 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
     return loaded.state
 
 
-def every_session(ctx: typer.Context) -> Iterator[storage.Loaded]:
-    """Every session in the data folder that loads; one that does not is skipped with a
-    warning line naming its file."""
+def every_session(ctx: typer.Context) -> list[storage.Loaded]:
+    """Every session in the data folder that loads, each identity once (a night imported twice
+    counts once: the copy changed first, under the shortest name, is kept); one that does not
+    load is skipped with a warning line naming its file."""
+    from referee.history import session_id, unique_by_id
+
     space = workspace(ctx)
+    found = []
     for path in storage.session_files(space.home):
         try:
-            yield storage.load(path, space.cache)
+            found.append(storage.load(path, space.cache))
         except RefereeError as error:
             output.warning_line(f"skipped {path.name}: {error}")
+    return unique_by_id(
+        found,
+        lambda loaded: session_id(loaded.session),
+        lambda loaded: (loaded.session.updated, len(loaded.path.name), loaded.path.name),
+    )
 
 
 # ---------------------------------------------------------------------------- starting
@@ -208,8 +217,14 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
+    own = games.BY_NAME.get(str(ctx.parent.info_name).lower()) if ctx.parent else None
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        if own is not None and own.name != session.game:  # `referee kariki pass -s liars-night`
+            raise UsageError(
+                f"{session.name} is a {session.game} session: its actions are"
+                f" referee {session.game} ..., not referee {own.name} ..."
+            )
         return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
     result = workspace(ctx).change(ref, change)

@@ -20,7 +20,7 @@ from referee.cli.common import (
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
-from referee.session import check_session_name, replay
+from referee.session import Session, check_session_name, initial, replay
 
 
 class Format(Enum):
@@ -31,16 +31,14 @@ class Format(Enum):
     MD = "md"
     HTML = "html"
     SVG = "svg"
+    PNG = "png"
     SQLITE = "sqlite"
-
-
-SHARE_WIDTH = 48  # html and svg cards: a phone's screen, with room to spare
 
 
 def export(
     ctx: typer.Context,
     format: Annotated[
-        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg or sqlite.")
+        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg, png or sqlite.")
     ] = Format.CSV,
     out: Annotated[
         Path | None,
@@ -56,12 +54,16 @@ def export(
     all_sessions: Annotated[
         bool, typer.Option("--all", help="sqlite: every session in the data folder.")
     ] = False,
+    scores: Annotated[
+        bool, typer.Option("--scores", help="csv: one player,score row a player an event.")
+    ] = False,
     session: SessionOpt = None,
 ) -> None:
     """Export a session.
 
-    As CSV rows, JSON (which 'import' reads back), a Markdown report, the card as HTML or
-    SVG to share, or with sqlite (and --all, every session) a database.
+    As CSV rows, JSON (which 'import' reads back), a Markdown report, the share card as a
+    page (html), a picture (svg, or png with the png extra), or with sqlite (and --all, every
+    session) a database.
     """
     if format is Format.SQLITE:
         if out is None:
@@ -71,8 +73,19 @@ def export(
         return
     if all_sessions:
         raise UsageError("--all goes with --format sqlite")
+    if scores and format is not Format.CSV:
+        raise UsageError("--scores goes with --format csv")
     loaded = open_session(ctx, session)
-    text = _render(loaded, format)
+    if format is Format.PNG:
+        if out is None:
+            raise UsageError("png is a binary file: give -o FILE")
+        from referee.render.share import share_card
+        from referee.render.share_png import png
+
+        storage.write_new(out, png(share_card(loaded.session, loaded.state)), force=force)
+        output.print_text(f"exported to {out}")
+        return
+    text = history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format)
     if out is None:
         sys.stdout.write(output_safe(text, format))
         return
@@ -99,33 +112,19 @@ def _render(loaded: storage.Loaded, format: Format) -> str:
         case Format.MD:
             return history.markdown(session, engine.outcome(state), _card_text(loaded, 60))
         case Format.HTML | Format.SVG:
-            return _card_export(loaded, format)
-    raise AssertionError(format)  # pragma: no cover - sqlite is written elsewhere
+            from referee.render import share
 
-
-def _recorded(loaded: storage.Loaded, width: int) -> Any:
-    from rich.console import Console
-
-    render = games.module(loaded.session.game, "render")
-    import io
-
-    console = Console(record=True, width=width, file=io.StringIO(), color_system="truecolor",
-                      highlight=False, emoji=False)  # fmt: skip
-    console.print(render.card(loaded.state, loaded.session.name, width, compact=False))
-    return console
+            card = share.share_card(session, state)
+            return share.svg(card) if format is Format.SVG else share.page(card)
+    raise AssertionError(format)  # pragma: no cover - sqlite and png are written elsewhere
 
 
 def _card_text(loaded: storage.Loaded, width: int) -> str:
-    text: str = _recorded(loaded, width).export_text(styles=False)
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    from referee.render.share import card_text
 
-
-def _card_export(loaded: storage.Loaded, format: Format) -> str:
-    console = _recorded(loaded, SHARE_WIDTH)
-    title = f"{loaded.session.game}: {loaded.session.name}"
-    if format is Format.SVG:
-        return str(console.export_svg(title=title))
-    return str(console.export_html(inline_styles=True))
+    render = games.module(loaded.session.game, "render")
+    return card_text(render.card(loaded.state, loaded.session.name, width, compact=False),
+                     width) + "\n"  # fmt: skip
 
 
 def _export_sqlite(
@@ -134,34 +133,62 @@ def _export_sqlite(
     space = workspace(ctx)
     if not all_sessions:  # one session: read before anything is written, as every command
         path = storage.follow_links(space.path(ref))
-        one = history.with_path(_session_rows(space.cache, path), str(path))
+        one = history.with_path(_session_rows(space.cache, path), _data_path(space.home, path))
         storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
         return
+    # each identity once (as every_session keeps it), oldest first: the same nights give the
+    # same file; the summaries (kept for stats) say which and in what order, and the rows are
+    # then read one session at a time, so memory holds one session's rows however many
+    found, skipped = summaries(space.home, space.cache, workers=_cores(), rows=True)
+    for line in skipped:
+        output.warning_line(line)
+    chosen = history.unique_by_id(
+        found,
+        lambda pair: pair[1].id,
+        lambda pair: (pair[1].updated, len(pair[0].name), pair[0].name),
+    )
+    chosen.sort(key=lambda pair: (pair[1].played, pair[1].id))
 
     def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
-        for path in storage.session_files(space.home):
-            path = storage.follow_links(path)
+        for path, _ in chosen:
             try:
-                found = _session_rows(space.cache, path)
-            except RefereeError as error:
+                rows = _session_rows(space.cache, path)
+            except RefereeError as error:  # changed since its summary was read
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
-            yield history.with_path(found, str(path))
+            yield history.with_path(rows, _data_path(space.home, path))
 
     storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
 
 
 def _session_rows(cache: storage.Cache, path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """A session's export rows: kept for exactly its bytes and this code, else one replay
-    (and then kept)."""
+    """A session's export rows (without its path): kept for exactly its bytes and this code,
+    else one replay (and then kept)."""
     raw = storage.read_bytes(path, "session file")
     digest = storage.digest_of(raw)
     found = cache.get_rows(path, digest)
     if found is None:
         session, after = storage.decode_states(path, raw)
-        found = history.sqlite_rows(session, after)
+        found = _rows_of(session, history.summarise(session, after), after)
         cache.put_rows(path, digest, found)
     return found
+
+
+def _rows_of(
+    session: Session, summary: history.Summary, after: list[Any]
+) -> dict[str, list[tuple[Any, ...]]]:
+    """A session's export rows (without its path), from the state after each event."""
+    final = after[-1] if after else initial(session)
+    return history.sqlite_rows(session, None, summary, final, after)
+
+
+def _data_path(home: storage.Home, path: Path) -> str:
+    """A session file's path relative to the data folder (a file outside it: its name only,
+    so a shared database never shows where anyone keeps his files)."""
+    try:
+        return path.resolve().relative_to(home.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return path.name
 
 
 def import_session(
@@ -201,7 +228,14 @@ def import_session(
 def stats(
     ctx: typer.Context,
     game: Annotated[
-        str | None, typer.Option(metavar="GAME", help="Only this game.", show_default=False)
+        str | None,
+        typer.Option(
+            metavar="GAME", help="Only this game or variant (perudo).", show_default=False
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only sessions under this ruleset.", show_default=False),
     ] = None,
     player: Annotated[
         str | None, typer.Option(metavar="PLAYER", help="Only this player.", show_default=False)
@@ -210,20 +244,63 @@ def stats(
         tuple[str, str] | None,
         typer.Option("--vs", metavar="A B", help="Head to head: two players.", show_default=False),
     ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DATE", help="Only sessions from DATE on (2026-11-01).", show_default=False
+        ),
+    ] = None,
+    money: Annotated[
+        bool, typer.Option("--money", help="What each paid and won, night by night.")
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Stats across sessions.
 
-    Per player games, wins and win rate; per game what each counts (berries by cause, calls,
-    points, round scores ...); head to head with --vs A B.
+    Per player games, wins, places, streaks, the last 10 results (W won, L lost, - no
+    result), money; a leaderboard per game and variant; plays per month; per game what each
+    counts; head to head with --vs A B; --money nets each night.
     """
-    wanted = games.canonical(game) if game else None
     summaries = _summaries(ctx)
-    doc = history.stats(summaries, wanted, player, versus or ())
+    filters = _filters(summaries, game, ruleset, player, since)
+    names = [n for s in summaries for n in s.players]
+    pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
+    doc = history.stats(summaries, filters, pair)
     if json_out:
         output.print_json(doc)
-        return
-    output.print_wrapped(_stats_text(doc))
+    elif money:
+        output.print_wrapped(_money_text(doc))
+    else:
+        output.print_wrapped(_stats_text(doc, filters.player))
+
+
+def _filters(
+    summaries: list[history.Summary],
+    game: str | None, ruleset: str | None, player: str | None, since: str | None,
+) -> history.Filters:  # fmt: skip
+    """The typed filters, each checked: an unknown player or ruleset is exit 2 with a hint."""
+    known = sorted({s.ruleset for s in summaries} | set(storage.ruleset_names()))
+    wanted_game = wanted_ruleset = None
+    if game is not None:
+        if game.strip().lower() in games.BY_NAME:
+            wanted_game = games.canonical(game)
+        elif game.strip().lower() in known:  # a variant's name: `--game perudo`
+            wanted_ruleset = game.strip().lower()
+        else:
+            games.info(game)  # refuses, listing the games
+    if ruleset is not None:
+        if ruleset not in known:
+            from referee.text import pick
+
+            ruleset = pick(ruleset, [(k, k) for k in known], "ruleset")
+        wanted_ruleset = ruleset
+    names = [n for s in summaries for n in s.players]
+    return history.Filters(
+        game=wanted_game,
+        ruleset=wanted_ruleset,
+        player=history.match_player(player, names) if player is not None else None,
+        since=history.parse_day(since) if since is not None else None,
+    )
 
 
 def _summaries(ctx: typer.Context) -> list[history.Summary]:
@@ -232,7 +309,7 @@ def _summaries(ctx: typer.Context) -> list[history.Summary]:
     found, skipped = summaries(space.home, space.cache, workers=_cores())
     for line in skipped:
         output.warning_line(line)
-    return found
+    return [summary for _, summary in found]
 
 
 PARALLEL_FROM = 64  # sessions to replay before the cores are worth starting
@@ -240,9 +317,10 @@ PROGRESS_FROM = 20  # sessions to replay before a bar is worth drawing
 
 
 def summaries(
-    home: storage.Home, cache: storage.Cache, *, workers: int = 1
-) -> tuple[list[history.Summary], list[str]]:
-    """Every session's summary, in the order of their files, and a line for each file skipped.
+    home: storage.Home, cache: storage.Cache, *, workers: int = 1, rows: bool = False
+) -> tuple[list[tuple[Path, history.Summary]], list[str]]:
+    """Every session's file and summary, in the order of their files, and a line for each file
+    skipped.
 
     A summary is kept for the file's exact bytes and this code (RELIABILITY 9), so only new or
     changed files are replayed; with many to replay and `workers` > 1, a pool of processes
@@ -275,24 +353,31 @@ def summaries(
         else:
             outcome.append((digest, summary))
     todo = [Path(str(outcome[k])) for k in missed]
-    for k, made in zip(missed, _replay_all(todo, workers), strict=True):
+    replayed = _replay_all(todo, workers, cache if rows else None)
+    for k, made in zip(missed, replayed, strict=True):
         outcome[k] = made
     fresh: dict[str, Any] = {}
-    found, skipped = [], []
+    found: list[tuple[Path, history.Summary]] = []
+    skipped: list[str] = []
     for path, made in zip(paths, outcome, strict=True):
         if isinstance(made, str):
             skipped.append(made)
             continue
         digest, summary = made
         fresh[str(path)] = {"digest": digest, "summary": summary.to_plain()}
-        found.append(summary)
+        found.append((path, summary))
     if fresh != old:
         cache.write_document("stats", {"code": key, "entries": fresh})
     return found, skipped
 
 
-def _replay_all(paths: list[Path], workers: int) -> Iterator[tuple[str, history.Summary] | str]:
+def _replay_all(
+    paths: list[Path], workers: int, rows: storage.Cache | None
+) -> Iterator[tuple[str, history.Summary] | str]:
     """`summary_of` each file, in order: in a pool of processes when there are many."""
+    import functools
+
+    one = functools.partial(summary_of, rows=rows)
     bar = Progress(len(paths))
     try:
         if workers > 1 and len(paths) >= PARALLEL_FROM:
@@ -300,26 +385,30 @@ def _replay_all(paths: list[Path], workers: int) -> Iterator[tuple[str, history.
 
             chunk = max(1, min(50, len(paths) // (workers * 8)))
             with multiprocessing.get_context().Pool(workers) as pool:
-                for done, made in enumerate(pool.imap(summary_of, paths, chunk), 1):
+                for done, made in enumerate(pool.imap(one, paths, chunk), 1):
                     bar.show(done)
                     yield made
         else:
             for done, path in enumerate(paths, 1):
-                made = summary_of(path)
+                made = one(path)
                 bar.show(done)
                 yield made
     finally:
         bar.close()
 
 
-def summary_of(path: Path) -> tuple[str, history.Summary] | str:
-    """(digest of the bytes read, their summary) of one file by one replay, or its skip line."""
+def summary_of(path: Path, rows: storage.Cache | None = None) -> tuple[str, history.Summary] | str:
+    """(digest of the bytes read, their summary) of one file by one replay, or its skip line;
+    with `rows`, the file's export rows are kept there too (from the same replay)."""
     try:
         raw = storage.read_bytes(path, "session file")
         session, after = storage.decode_states(path, raw)
-        return storage.digest_of(raw), history.summarise(session, after)
+        digest, summary = storage.digest_of(raw), history.summarise(session, after)
     except RefereeError as error:
         return f"skipped {path.name}: {error}"
+    if rows is not None:
+        rows.put_rows(path, digest, _rows_of(session, summary, after))
+    return digest, summary
 
 
 def _cores() -> int:
@@ -365,13 +454,35 @@ class Progress:
             sys.stderr.flush()
 
 
-def _stats_text(doc: dict[str, Any]) -> str:
+MONTHS_SHOWN = 12  # the text chart: the last year (JSON has every month)
+
+
+def _stats_text(doc: dict[str, Any], player: str | None) -> str:
     if not doc["players"]:
         return "no sessions to count yet"
-    lines = ["player           games wins  rate"]
-    for row in doc["players"]:
-        rate = f"{row['win_rate']:.0%}" if row["win_rate"] is not None else "-"
-        lines.append(f"{row['name'][:16]:<16} {row['games']:>5} {row['wins']:>4} {rate:>5}")
+    span = f"{doc['first_played']} to {doc['last_played']}" if doc["first_played"] else ""
+    count = doc["sessions"]
+    lines = [f"{count} session{'s' * (count != 1)}" + (f", {span}" if span else "")]
+    if player is not None:
+        lines += _player_lines(doc, doc["players"][0])
+    else:
+        lines.append("player       games wins rate form")
+        for row in doc["players"]:
+            lines.append(
+                f"{row['name'][:12]:<12} {row['games']:>5} {row['wins']:>4} "
+                f"{_percent(row['win_rate']):>4} {row['form']}"
+            )
+        nets = [f"{n} {_signed(m['net'])}" for n, m in doc["money"]["totals"].items()]
+        if nets:
+            lines.append("money (net): " + ", ".join(nets))
+        lines.append("leaderboards (wins/games):")
+        for ruleset, board in doc["leaderboards"].items():
+            top = [f"{r['name']} {r['wins']}/{r['games']}" for r in board[:5]]
+            lines.append(f"  {ruleset}: " + ", ".join(top))
+    if len(doc["months"]) > 0:
+        lines.append("plays per month:")
+        shown = doc["months"][-MONTHS_SHOWN:]
+        lines += history.bar_chart([(m["month"], m["sessions"]) for m in shown])
     for game, by_player in doc["games"].items():
         lines.append(f"{game}:")
         for who, keys in by_player.items():
@@ -379,10 +490,71 @@ def _stats_text(doc: dict[str, Any]) -> str:
             if parts:
                 lines.append(f"  {who}: " + ", ".join(parts))
     if "versus" in doc:
-        v = doc["versus"]
-        a, b = v["players"]
-        lines.append(f"{a} v {b}: {v['games']} games, {v['wins'][a]}-{v['wins'][b]}")
+        lines.append(_versus_line(doc["versus"]))
     return "\n".join(lines)
+
+
+def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
+    """One player's card: results, places, streaks, form, money, boards."""
+    name = row["name"]
+    lines = [f"{name}: {row['games']} played, {row['finished']} finished, {row['wins']} won",
+             f"win rate {_percent(row['win_rate'])} of the finished",
+             f"first {row['first_played']}, last {row['last_played']}"]  # fmt: skip
+    if row["places"]:
+        places = [f"{_ordinal(int(k))} {v}" for k, v in row["places"].items()]
+        lines.append("places: " + ", ".join(places))
+    streak = row["streak"]
+    longest = streak["longest_win"]
+    wins = f"{longest} win{'s' * (longest != 1)}"
+    lines.append(f"streak: {streak['current'] or '-'} now, longest {wins}")
+    lines.append(f"last 10: {row['form'] or '-'}")
+    if row["money"] is not None:
+        m = row["money"]
+        lines.append(f"money: paid {m['paid']}, won {m['won']}, net {_signed(m['net'])}")
+    for ruleset, board in doc["leaderboards"].items():
+        rank = next((i for i, r in enumerate(board, 1) if r["name"] == name), None)
+        if rank is not None:
+            mine = board[rank - 1]
+            lines.append(f"{ruleset}: {mine['wins']} won of {mine['games']}, "
+                         f"{_ordinal(rank)} of {len(board)}")  # fmt: skip
+    return lines
+
+
+def _versus_line(v: dict[str, Any]) -> str:
+    a, b = v["players"]
+    return (
+        f"{a} v {b}: {v['games']} games, wins {v['wins'][a]}-{v['wins'][b]}, "
+        f"finished ahead {v['ahead'][a]}-{v['ahead'][b]}, level {v['level']}"
+    )
+
+
+def _money_text(doc: dict[str, Any]) -> str:
+    money = doc["money"]
+    if not money["nights"]:
+        return "no sessions played for money yet"
+    lines = ["net per night:"]
+    for night in money["nights"]:
+        nets = [f"{n} {_signed(m['net'])}" for n, m in night["players"].items()]
+        lines.append(f"{night['date']} {night['session']}: " + ", ".join(nets)
+                     + f" (sum {_signed(night['sum'])})")  # fmt: skip
+    lines.append("total:")
+    for name, m in money["totals"].items():
+        lines.append(f"  {name} {_signed(m['net'])}: paid {m['paid']}, won {m['won']}")
+    return "\n".join(lines)
+
+
+def _percent(rate: float | None) -> str:
+    return f"{rate:.0%}" if rate is not None else "-"
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
 
 
 def delete(

@@ -149,8 +149,8 @@ class Cache:
 
 Rows = dict[str, list[tuple[Any, ...]]]
 # The tables of an export a session's bytes decide, and the cells in a row of each (the
-# session's row leaves out its file's path, which is not in its bytes).
-ROW_WIDTHS = {"sessions": 6, "players": 4, "events": 7, "results": 5}
+# session's row is kept with a null path: the file's path is not in its bytes).
+ROW_WIDTHS = {"sessions": 9, "players": 4, "events": 7, "results": 8, "tallies": 4}
 
 
 def _is_row(row: object, width: int) -> bool:
