@@ -265,7 +265,8 @@ def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.Monke
     assert shell.complete("down cy ", "7") == ["7S", "7H", "7D", "7C"]
     assert shell.complete("hand ", "") == ["--points"]  # nobody is out: no player to name
     feed(monkeypatch, "call bob\ndown cy 7H 7S 7D / 8C 8S 8D / 9H 9S JK\nout cy\n"
-                      "check 5H 5D JK\nhand ann 5H 6H\nhand bob --points 12\n")  # fmt: skip
+                      "check 5H 5D JK\nhand ann 2C 3C 4C 5C 6C 8C 9C 10C 5H\n"
+                      "hand bob --points 62\n")  # fmt: skip
     result = referee("shell")
     assert result.code == 0, result
     assert "R1 333 Ann deals (hands)> check 5H 5D JK" in result.out and "three" in result.out
