@@ -255,3 +255,24 @@ def test_a_few_sessions_draw_no_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     bar.show(1)
     bar.close()
     assert stream.getvalue() == ""
+
+
+def test_a_file_that_does_not_load_is_replayed_once_per_change(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill(home)
+    broken = home / "sessions" / "broken.toml"
+    first = referee("stats", "--json")
+    assert "skipped broken.toml" in first.err
+    tried: list[Path] = []
+    real = codec.decode_states
+
+    def counting(path: Path, raw: bytes) -> object:
+        tried.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(storage, "decode_states", counting)
+    assert referee("stats", "--json") == first and tried == []  # the same line, kept
+    broken.write_text("schema = 1\nname = [[\n", encoding="utf-8")
+    again = referee("stats", "--json")
+    assert tried == [broken] and again.out == first.out and "skipped broken.toml" in again.err

@@ -332,21 +332,18 @@ def summaries(
         kept.get("entries", {}) if isinstance(kept, dict) and kept.get("code") == key else {}
     )
     paths = storage.session_files(home)
-    outcome: list[tuple[str, history.Summary] | str] = []
+    outcome: list[Made] = []
     missed: list[int] = []
     for path in paths:
         entry = old.get(str(path))
-        summary = None
+        summary: history.Summary | str | None = None
         try:
             digest = storage.digest_of(storage.read_bytes(path, "session file"))
         except RefereeError as error:
             outcome.append(f"skipped {path.name}: {error}")
             continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
-            try:
-                summary = history.Summary.from_plain(entry.get("summary"))
-            except ValueError:
-                summary = None
+            summary = _kept(entry)
         if summary is None:
             missed.append(len(outcome))
             outcome.append(str(path))  # replaced below by its summary or its skip line
@@ -360,20 +357,38 @@ def summaries(
     found: list[tuple[Path, history.Summary]] = []
     skipped: list[str] = []
     for path, made in zip(paths, outcome, strict=True):
-        if isinstance(made, str):
+        if isinstance(made, str):  # a file that could not be read: nothing to keep
             skipped.append(made)
             continue
-        digest, summary = made
-        fresh[str(path)] = {"digest": digest, "summary": summary.to_plain()}
-        found.append((path, summary))
+        digest, done = made
+        if isinstance(done, str):  # a file that does not load: kept too, so not replayed again
+            fresh[str(path)] = {"digest": digest, "skipped": done}
+            skipped.append(done)
+            continue
+        fresh[str(path)] = {"digest": digest, "summary": done.to_plain()}
+        found.append((path, done))
     if fresh != old:
         cache.write_document("stats", {"code": key, "entries": fresh})
     return found, skipped
 
 
-def _replay_all(
-    paths: list[Path], workers: int, rows: storage.Cache | None
-) -> Iterator[tuple[str, history.Summary] | str]:
+# One file's outcome: (digest of the bytes read, their summary or the line saying why they do
+# not load), or the line saying why the file could not be read.
+Made = tuple[str, history.Summary | str] | str
+
+
+def _kept(entry: dict[str, Any]) -> history.Summary | str | None:
+    """What a stats entry whose digest matched holds: a summary, a skip line, or None (broken:
+    replay)."""
+    if isinstance(entry.get("skipped"), str) and entry["skipped"].startswith("skipped "):
+        return str(entry["skipped"])
+    try:
+        return history.Summary.from_plain(entry.get("summary"))
+    except ValueError:
+        return None
+
+
+def _replay_all(paths: list[Path], workers: int, rows: storage.Cache | None) -> Iterator[Made]:
     """`summary_of` each file, in order: in a pool of processes when there are many."""
     import functools
 
@@ -397,15 +412,20 @@ def _replay_all(
         bar.close()
 
 
-def summary_of(path: Path, rows: storage.Cache | None = None) -> tuple[str, history.Summary] | str:
-    """(digest of the bytes read, their summary) of one file by one replay, or its skip line;
-    with `rows`, the file's export rows are kept there too (from the same replay)."""
+def summary_of(path: Path, rows: storage.Cache | None = None) -> Made:
+    """(digest of the bytes read, their summary by one replay or the line saying why they do
+    not load), or the line saying why the file could not be read; with `rows`, the file's
+    export rows are kept there too (from the same replay)."""
     try:
         raw = storage.read_bytes(path, "session file")
-        session, after = storage.decode_states(path, raw)
-        digest, summary = storage.digest_of(raw), history.summarise(session, after)
     except RefereeError as error:
         return f"skipped {path.name}: {error}"
+    digest = storage.digest_of(raw)
+    try:
+        session, after = storage.decode_states(path, raw)
+        summary = history.summarise(session, after)
+    except RefereeError as error:
+        return digest, f"skipped {path.name}: {error}"
     if rows is not None:
         rows.put_rows(path, digest, _rows_of(session, summary, after))
     return digest, summary
