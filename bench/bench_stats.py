@@ -16,7 +16,8 @@ pairs with that show (CPU time of the child and all it waited for, pool workers 
   child (`ru_maxrss`) at a fifth of the sessions and at all of them: flat means the same.
 
 The sessions are copies of the bundled examples and of a few built sessions of every game, each
-copy under its own name (so no two files have the same bytes). Private folders throughout.
+copy under its own name and start time (so no two files have the same bytes or identity: the
+export's session count is printed to show it). Private folders throughout.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from common import (
@@ -42,6 +44,8 @@ from sessions import build, games_benchmarked
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
 BUILT_EVENTS = (30, 200)  # besides the examples: built sessions of every game at these sizes
 NAME = re.compile(r'^name = ".*"$', re.MULTILINE)
+CREATED = re.compile(r'^created = ".*"$', re.MULTILINE)
+START = datetime(2025, 1, 1, 19, 0, tzinfo=UTC)
 PEAK = """
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -61,12 +65,16 @@ def templates(folder: Path) -> list[tuple[str, str]]:
 
 
 def fill(sessions: Path, count: int, made: list[tuple[str, str]]) -> None:
-    """`count` session files, each a template under its own name (bytes differ)."""
+    """`count` session files, each a template under its own name and started at its own time:
+    no two have the same bytes or the same identity (a night's identity leaves out its name, and
+    stats and exports count a night once)."""
     sessions.mkdir(parents=True, exist_ok=True)
     for n in range(count):
         stem, text = made[n % len(made)]
         name = f"{stem}-{n}"
+        created = (START + timedelta(hours=n)).isoformat()
         copy = NAME.sub(lambda _, name=name: f'name = "{name}"', text, count=1)
+        copy = CREATED.sub(lambda _, at=created: f'created = "{at}"', copy, count=1)
         (sessions / f"{name}.toml").write_text(copy, encoding="utf-8")
 
 
@@ -139,6 +147,11 @@ def bench(folders: Folders, runs: int, count: int) -> None:
     report("export warm (every session's rows kept)", *pairs(export, show, runs), "show")
     argv = [*REFEREE, "export", "-f", "sqlite", "--all", "-o", str(database), "--force"]
     big = peak_kib(argv, env)
+    import sqlite3
+
+    with sqlite3.connect(database) as db:
+        exported = db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    print(f"sessions in the exported database: {exported}")
     shutil.rmtree(folders.home / "sessions")
     fill(folders.home / "sessions", count // 5, made)
     export()
