@@ -5,6 +5,7 @@ each gives its words, its scores and its tallies through the contract (`referee.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -375,10 +376,21 @@ class Summary:
         """When the session was played (its start, stored in UTC)."""
         return self.created or self.updated
 
+    @functools.cached_property
+    def day(self) -> str:
+        """The local day it was played (`local_date` of `played`), worked out once: stats ask
+        for it several times per session."""
+        return local_date(self.played)
+
+    @functools.cached_property
+    def keeps_money(self) -> bool:
+        """Whether any player's tally holds money (looked up once, not once per player)."""
+        return any(MONEY_PAID in r or MONEY_WON in r for r in self.tally.values())
+
     def money(self, player: str) -> dict[str, int] | None:
         """What `player` paid and won this session, and the net; None if no money was kept."""
         row = self.tally.get(player, {})
-        if not any(MONEY_PAID in r or MONEY_WON in r for r in self.tally.values()):
+        if not self.keeps_money:
             return None
         paid, won = row.get(MONEY_PAID, 0), row.get(MONEY_WON, 0)
         return {"paid": paid, "won": won, "net": won - paid}
@@ -511,7 +523,7 @@ class Filters:
             (self.game is None or summary.game == self.game)
             and (self.ruleset is None or summary.ruleset == self.ruleset)
             and (self.player is None or self.player in summary.players)
-            and (self.since is None or local_date(summary.played) >= self.since)
+            and (self.since is None or summary.day >= self.since)
         )
 
 
@@ -544,7 +556,7 @@ def stats(
                 key = str(place[name])
                 row["places"][key] = row["places"].get(key, 0) + 1
             row["form"].append("W" if won else "L" if summary.decided else "-")
-            day = local_date(summary.played)
+            day = summary.day
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
             money = summary.money(name)
@@ -562,8 +574,8 @@ def stats(
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))
     doc: dict[str, Any] = {
         "sessions": len(picked),
-        "first_played": local_date(picked[0].played) if picked else None,
-        "last_played": local_date(picked[-1].played) if picked else None,
+        "first_played": picked[0].day if picked else None,
+        "last_played": picked[-1].day if picked else None,
         "players": [{"name": n, **r} for n, r in listed if player is None or n == player],
         "leaderboards": {
             ruleset: [
@@ -618,7 +630,7 @@ def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
     """Sessions per local month, every month from the first to the last (none is skipped)."""
     counts: dict[str, int] = {}
     for summary in picked:
-        key = local_date(summary.played)[:7]
+        key = summary.day[:7]
         if key:
             counts[key] = counts.get(key, 0) + 1
     if not counts:
@@ -665,7 +677,7 @@ def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
             continue
         players = {n: m for n, m in kept.items() if m is not None}
         nights.append({"id": summary.id, "session": summary.name,
-                       "date": local_date(summary.played), "players": players,
+                       "date": summary.day, "players": players,
                        "sum": sum(m["net"] for m in players.values())})  # fmt: skip
         for name, money in players.items():
             total = totals.setdefault(name, {"paid": 0, "won": 0, "net": 0})
