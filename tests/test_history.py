@@ -225,6 +225,13 @@ def test_a_provisional_win_counts_for_nobody_until_the_night_is_settled(
         row: dict[str, object] = next(p for p in found["players"] if p["name"] == "Ann")
         return row
 
+    def nights() -> list[dict[str, object]]:
+        document = json.loads(referee("stats", "--json").out)
+        found: list[dict[str, object]] = document["money"]["nights"]
+        return found
+
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (0, 0, "-")
+    assert nights() == [] and ann()["money"] is None  # the pot is still on the table
     assert referee("kariki", "settle").code == 0
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (1, 1, "W")
+    assert [night["sum"] for night in nights()] == [0]

@@ -294,7 +294,7 @@ def test_the_drawn_code_maps_back_module_for_module(url: str) -> None:
     matrix = [list(row) for row in code.matrix_iter(scale=1, border=2)]
     drawn = modules(lines)
     assert drawn[: len(matrix)] == matrix
-    assert all(all(m == 1 for m in row) for row in drawn[len(matrix):])  # the padding half-row
+    assert all(all(m == 1 for m in row) for row in drawn[len(matrix) :])  # the padding half-row
 
 
 def test_half_blocks_draw_light_modules() -> None:

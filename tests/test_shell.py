@@ -243,16 +243,17 @@ def test_a_kiriki_match_in_the_shell_with_short_forms(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     referee("new", "kiriki", "Ann", "Bob", "--format", "bullet", "--name", "duel")
-    assert Shell("duel").prompt() == "rolloff> "
+    assert Shell("duel").prompt() == "rolloff, one die each> "
     feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nl 6-6\n")
     result = referee("shell")
     assert result.code == 0, result
-    for seen in ("Bob vs Pair of Kings> b", "Ann believed> rai 66", "Bob vs Pair of Aces> r",
-                 "Bob rolls Pair of Aces+> cl 66", "Ann vs Pair of Aces> l 6-6",
+    for seen in ("Bob answers Pair of Kings> b", "Ann reveals, raises or rerolls> rai 66",
+                 "Bob answers Pair of Aces> r", "Bob claims Pair of Aces+> cl 66",
+                 "Ann answers Pair of Aces> l 6-6",
                  "point to Bob (0-1)"):  # fmt: skip
         assert seen in result.out, seen
     shell = Shell("duel")
-    assert shell.prompt() == "Ann rolls> "
+    assert shell.prompt() == "Ann claims> "
     monkeypatch.setattr(shell, "open_actions", lambda: ("reveal", "raise", "reroll"))
     with pytest.raises(UsageError, match="could be reveal, raise, reroll"):
         shell._command("r")

@@ -309,6 +309,7 @@ class Background:
 
     def stop(self) -> None:
         """Stop serving and release the port."""
+
         def cancel() -> None:
             for task in asyncio.all_tasks(self.loop):
                 task.cancel()

@@ -164,8 +164,10 @@ def log(
     times = log_times([at if isinstance(at, str) else None for at in stamps])
     output.draw(
         history(
-            [(n, at, words_of(played.game, engine.ruling(s)))
-             for (n, (_, s)), at in zip(numbered, times, strict=True)]
+            [
+                (n, at, words_of(played.game, engine.ruling(s)))
+                for (n, (_, s)), at in zip(numbered, times, strict=True)
+            ]
         )
     )
 

@@ -88,7 +88,6 @@ class SessionSource:
             title = "referee"
         return Page(share.document(body, title, script=SCRIPT, version=version), body)
 
-
     def load(self, path: Path) -> Loaded:
         """The session as its file is now: the shell's replay when it is of exactly these
         bytes (an immutable `Loaded`, safe to read from this thread), else a load here."""
@@ -113,7 +112,7 @@ def listen(
     server: LiveServer, host: str, port: int | None, ready: Callable[[str, int], None]
 ) -> None:
     """Serve on `host` until Ctrl-C: the port asked for, else 8765 or any free one."""
-    for attempt in ([port] if port is not None else [DEFAULT_PORT, 0]):
+    for attempt in [port] if port is not None else [DEFAULT_PORT, 0]:
         try:
             asyncio.run(server.run(host, attempt, ready))
             return
@@ -132,7 +131,7 @@ def start_background(
     source = SessionSource(ref, shell)
     token = new_token()
     last: OSError | None = None
-    for attempt in ([port] if port is not None else [DEFAULT_PORT, 0]):
+    for attempt in [port] if port is not None else [DEFAULT_PORT, 0]:
         runner = Background(LiveServer(source, token), host, attempt)
         try:
             bound = runner.start()

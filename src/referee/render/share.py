@@ -254,7 +254,7 @@ def svg(card: ShareCard) -> str:
     heading = ' class="h"'
     texts = "".join(
         f'<text x="{pad}" y="{pad + (i + 1) * line_h - 4}"'
-        f'{heading if i in (0, 3) else ""}>{escape(line)}</text>'
+        f"{heading if i in (0, 3) else ''}>{escape(line)}</text>"
         for i, line in enumerate(lines)
         if line
     )

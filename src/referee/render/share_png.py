@@ -37,7 +37,7 @@ def png(card: ShareCard) -> bytes:
         from PIL import Image, ImageDraw
     except ImportError:
         raise UsageError(
-            "PNG needs the png extra: pip install \"referee[png]\" (or use --format html)"
+            'PNG needs the png extra: pip install "referee[png]" (or use --format html)'
         ) from None
     import io
 
