@@ -82,10 +82,12 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
     copy = path.with_name(f"{path.stem}-act.toml")
 
     def act(argv: list[str]) -> float:
-        copy.write_bytes(original)  # the same bytes each time: the replay is kept
+        # The same bytes each time, and their replay kept (as the command before a real action
+        # leaves it): the last measured action kept the replay of the bytes it saved instead.
+        copy.write_bytes(original)
+        run("show", "-s", str(copy), REFEREE_NO_ANSWERS="1")
         return run(*argv, "-s", str(copy))
 
-    act(["show"])
     report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
     report("undo", *pairs(lambda: act(["undo"]), floor, runs))
     return statistics.median(cold[0]), statistics.median(kept[0])

@@ -13,9 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_show import build
-
 from common import compile_package
+from sessions import build
 
 LINES = 60  # actions typed into one shell
 
@@ -44,8 +43,9 @@ def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.toml"
-        build(path, 1000)
-        env = {**os.environ, "REFEREE_HOME": folder, "COLUMNS": "40"}
+        build("kariki", path, 1000)
+        env = {**os.environ, "REFEREE_HOME": folder, "COLUMNS": "40",
+               "XDG_CACHE_HOME": str(Path(folder) / "cache")}  # fmt: skip
         process, inside = [], []
         for _ in range(runs):
             process.append(process_seconds(path, ["claim", "9"], env))

@@ -5,6 +5,7 @@ each gives its words, its scores and its tallies through the contract (`referee.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -120,12 +121,13 @@ class Row:
     scores: Mapping[str, int]
 
 
-def rows(session: Session) -> list[Row]:
-    """Every event of `session` as a row."""
+def rows(session: Session, after: Iterable[Any] | None = None) -> list[Row]:
+    """Every event of `session` as a row (`after`: the state after each event, if known)."""
     engine = session.engine
     words = games.module(session.game, "words").words
+    after = states(session) if after is None else after
     found = []
-    for number, (data, state) in enumerate(zip(session.events, states(session), strict=True), 1):
+    for number, (data, state) in enumerate(zip(session.events, after, strict=True), 1):
         event = event_of(engine, data)
         at = data.get(TIME_KEY, "")
         found.append(
@@ -278,9 +280,14 @@ SQLITE_TABLES = ("sessions", "players", "events", "results", "tallies")  # in in
 
 
 def sqlite_rows(
-    session: Session, path: str | None, summary: Summary, final: Any
+    session: Session,
+    path: str | None,
+    summary: Summary,
+    final: Any,
+    after: Sequence[Any] | None = None,
 ) -> dict[str, list[tuple[Any, ...]]]:
-    """The rows one session adds to each table of the SQLite export."""
+    """The rows one session adds to each table of the SQLite export (`after`: the state after
+    each event, if known; else a replay finds them)."""
     ident = summary.id
     scores = session.engine.scores(final)
     place = places(summary, every=True)
@@ -307,7 +314,7 @@ def sqlite_rows(
         "players": [(ident, k, p.name, p.nickname) for k, p in enumerate(session.players, 1)],
         "events": [
             (ident, r.number, r.time, r.player or None, r.action, r.detail, r.ruling)
-            for r in rows(session)
+            for r in rows(session, after)
         ],
         "results": results,
         "tallies": [
@@ -315,6 +322,17 @@ def sqlite_rows(
             for name in summary.players
             for key, value in sorted(summary.tally.get(name, {}).items())
         ],
+    }
+
+
+def with_path(
+    tables: Mapping[str, list[tuple[Any, ...]]], path: str
+) -> dict[str, list[tuple[Any, ...]]]:
+    """`sqlite_rows` made without a path (as they are kept: a file's rows depend on its bytes
+    alone), with the session file's path in the session's row."""
+    return {
+        table: [(*row[:4], path, *row[5:]) for row in found] if table == "sessions" else list(found)
+        for table, found in tables.items()
     }
 
 
@@ -358,10 +376,21 @@ class Summary:
         """When the session was played (its start, stored in UTC)."""
         return self.created or self.updated
 
+    @functools.cached_property
+    def day(self) -> str:
+        """The local day it was played (`local_date` of `played`), worked out once: stats ask
+        for it several times per session."""
+        return local_date(self.played)
+
+    @functools.cached_property
+    def keeps_money(self) -> bool:
+        """Whether any player's tally holds money (looked up once, not once per player)."""
+        return any(MONEY_PAID in r or MONEY_WON in r for r in self.tally.values())
+
     def money(self, player: str) -> dict[str, int] | None:
         """What `player` paid and won this session, and the net; None if no money was kept."""
         row = self.tally.get(player, {})
-        if not any(MONEY_PAID in r or MONEY_WON in r for r in self.tally.values()):
+        if not self.keeps_money:
             return None
         paid, won = row.get(MONEY_PAID, 0), row.get(MONEY_WON, 0)
         return {"paid": paid, "won": won, "net": won - paid}
@@ -407,10 +436,10 @@ def _places_ok(value: object, standings: object) -> bool:
         type(v) is int and v >= 1 for v in value)  # fmt: skip
 
 
-def summarise(session: Session) -> Summary:
-    """A session's summary: one replay."""
+def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
+    """A session's summary, from the state after each event (one replay if not given)."""
     engine = session.engine
-    after = list(states(session))
+    after = list(states(session)) if after is None else after
     if after:
         result = engine.outcome(after[-1])
     else:
@@ -494,7 +523,7 @@ class Filters:
             (self.game is None or summary.game == self.game)
             and (self.ruleset is None or summary.ruleset == self.ruleset)
             and (self.player is None or self.player in summary.players)
-            and (self.since is None or local_date(summary.played) >= self.since)
+            and (self.since is None or summary.day >= self.since)
         )
 
 
@@ -527,7 +556,7 @@ def stats(
                 key = str(place[name])
                 row["places"][key] = row["places"].get(key, 0) + 1
             row["form"].append("W" if won else "L" if summary.decided else "-")
-            day = local_date(summary.played)
+            day = summary.day
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
             money = summary.money(name) if summary.decided else None
@@ -545,8 +574,8 @@ def stats(
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))
     doc: dict[str, Any] = {
         "sessions": len(picked),
-        "first_played": local_date(picked[0].played) if picked else None,
-        "last_played": local_date(picked[-1].played) if picked else None,
+        "first_played": picked[0].day if picked else None,
+        "last_played": picked[-1].day if picked else None,
         "players": [{"name": n, **r} for n, r in listed if player is None or n == player],
         "leaderboards": {
             ruleset: [
@@ -601,7 +630,7 @@ def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
     """Sessions per local month, every month from the first to the last (none is skipped)."""
     counts: dict[str, int] = {}
     for summary in picked:
-        key = local_date(summary.played)[:7]
+        key = summary.day[:7]
         if key:
             counts[key] = counts.get(key, 0) + 1
     if not counts:
@@ -651,7 +680,7 @@ def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
             continue
         players = {n: m for n, m in kept.items() if m is not None}
         nights.append({"id": summary.id, "session": summary.name,
-                       "date": local_date(summary.played), "players": players,
+                       "date": summary.day, "players": players,
                        "sum": sum(m["net"] for m in players.values())})  # fmt: skip
         for name, money in players.items():
             total = totals.setdefault(name, {"paid": 0, "won": 0, "net": 0})
@@ -664,10 +693,14 @@ def _tallies(
     picked: Sequence[Summary], per_game: dict[str, dict[str, dict[str, list[int]]]],
     player: str | None,
 ) -> dict[str, Any]:  # fmt: skip
+    played: dict[tuple[str, str], int] = {}  # sessions of each game each player was in
+    for summary in picked:
+        for who in summary.players:
+            played[summary.game, who] = played.get((summary.game, who), 0) + 1
     return {
         name: {
             who: {
-                key: {"total": sum(v), "per_game": round(sum(v) / _played(picked, name, who), 2),
+                key: {"total": sum(v), "per_game": round(sum(v) / played.get((name, who), 1), 2),
                       "lowest": min(v), "highest": max(v)}
                 for key, v in sorted(keys.items())
             }
@@ -676,10 +709,6 @@ def _tallies(
         }
         for name, by_player in sorted(per_game.items())
     }  # fmt: skip
-
-
-def _played(picked: Sequence[Summary], game: str, player: str) -> int:
-    return max(1, sum(1 for s in picked if s.game == game and player in s.players))
 
 
 def bar_chart(rows_: Sequence[tuple[str, int]], width: int = 40) -> list[str]:

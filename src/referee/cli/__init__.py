@@ -400,11 +400,14 @@ HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.hi
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 
 
-def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer.Typer:
+def make_app(
+    attach: Sequence[games.GameInfo], only: str | None = None, game_command: str | None = None
+) -> typer.Typer:
     """A fresh app: the shared commands, and the commands of the games in `attach`.
 
     With `only`, the one shared command (or group) a command line names: Typer builds every
-    command it holds from its signature, so a one-off command builds just its own.
+    command it holds from its signature, so a one-off command builds just its own; and with
+    `game_command`, of a game's commands the one the line names (if it names one).
     """
     app = typer.Typer(
         name="referee",
@@ -444,14 +447,34 @@ def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer
         module = games.module(game.name, "cli")
         if game.has_sessions:
             new_app.command(game.name)(module.new)
-        app.add_typer(module.app, name=game.name, help=game.about)
+        sub = _one_command(module.app, game_command) if game_command else module.app
+        app.add_typer(sub, name=game.name, help=game.about)
         for alias in game.aliases:
-            app.add_typer(module.app, name=alias, hidden=True)
+            app.add_typer(sub, name=alias, hidden=True)
         for top in game.commands:
             app.command(top)(getattr(module, top))
     if only in (None, "new"):
         app.add_typer(new_app, name="new")
     return app
+
+
+def _one_command(app: typer.Typer, word: str) -> typer.Typer:
+    """A game's app holding only the command `word` names, if it names one (else all of
+    them): the rest would be built from their signatures for nothing."""
+    import copy
+
+    from typer.main import get_command_name
+
+    chosen = [
+        c
+        for c in app.registered_commands
+        if (c.name or (get_command_name(c.callback.__name__) if c.callback else None)) == word
+    ]
+    if not chosen:
+        return app
+    pruned = copy.copy(app)
+    pruned.registered_commands = chosen
+    return pruned
 
 
 def _words(argv: Sequence[str]) -> list[str]:
@@ -499,7 +522,10 @@ def command_for(argv: Sequence[str]) -> Any:
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )
     only = "" if own else named
-    command = typer.main.get_command(make_app(games_for(argv), only))
+    game_command = (
+        words[1] if first and own and len(words) > 1 and first.lower() in games.BY_NAME else None
+    )
+    command = typer.main.get_command(make_app(games_for(argv), only, game_command))
     for param in command.params:  # Typer's completion options work, but keep --help short
         if param.name in ("install_completion", "show_completion"):
             setattr(param, "hidden", True)  # noqa: B010 -- an Option's attribute, not a Parameter's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,12 +16,11 @@ from referee.cli.common import (
     JsonOpt,
     NameOpt,
     SessionOpt,
-    every_session,
     open_session,
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
-from referee.session import check_session_name, replay
+from referee.session import Session, check_session_name, initial, replay
 
 
 class Format(Enum):
@@ -131,19 +131,55 @@ def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
     space = workspace(ctx)
-    chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
-    tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in history.SQLITE_TABLES}
-    # each identity once (every_session keeps the original), oldest first: the same nights
-    # give the same file
-    summaries = [(history.summarise(loaded.session), loaded) for loaded in chosen]
-    summaries.sort(key=lambda pair: (pair[0].played, pair[0].id))
-    for summary, loaded in summaries:
-        found = history.sqlite_rows(
-            loaded.session, _data_path(space.home, loaded.path), summary, loaded.state
-        )
-        for table, rows in found.items():
-            tables[table] += rows
-    storage.write_sqlite(out, history.SQLITE_SCHEMA, tables, force=force)
+    if not all_sessions:  # one session: read before anything is written, as every command
+        path = storage.follow_links(space.path(ref))
+        one = history.with_path(_session_rows(space.cache, path), _data_path(space.home, path))
+        storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
+        return
+    # each identity once (as every_session keeps it), oldest first: the same nights give the
+    # same file; the summaries (kept for stats) say which and in what order, and the rows are
+    # then read one session at a time, so memory holds one session's rows however many
+    found, skipped = summaries(space.home, space.cache, workers=_cores(), rows=True)
+    for line in skipped:
+        output.warning_line(line)
+    chosen = history.unique_by_id(
+        found,
+        lambda pair: pair[1].id,
+        lambda pair: (pair[1].updated, len(pair[0].name), pair[0].name),
+    )
+    chosen.sort(key=lambda pair: (pair[1].played, pair[1].id))
+
+    def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
+        for path, _ in chosen:
+            try:
+                rows = _session_rows(space.cache, path)
+            except RefereeError as error:  # changed since its summary was read
+                output.warning_line(f"skipped {path.name}: {error}")
+                continue
+            yield history.with_path(rows, _data_path(space.home, path))
+
+    storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
+
+
+def _session_rows(cache: storage.Cache, path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """A session's export rows (without its path): kept for exactly its bytes and this code,
+    else one replay (and then kept)."""
+    raw = storage.read_bytes(path, "session file")
+    digest = storage.digest_of(raw)
+    found = cache.get_rows(path, digest)
+    if found is None:
+        session, after = storage.decode_states(path, raw)
+        found = _rows_of(session, history.summarise(session, after), after)
+        cache.put_rows(path, digest, found)
+    return found
+
+
+def _rows_of(
+    session: Session, summary: history.Summary, after: list[Any]
+) -> dict[str, list[tuple[Any, ...]]]:
+    """A session's export rows (without its path), from the state after each event."""
+    final = after[-1] if after else initial(session)
+    return history.sqlite_rows(session, None, summary, final, after)
 
 
 def _data_path(home: storage.Home, path: Path) -> str:
@@ -268,41 +304,174 @@ def _filters(
 
 
 def _summaries(ctx: typer.Context) -> list[history.Summary]:
-    """Every session's summary: from the cache when the file's bytes and the code are those
-    it was made from, else by one replay (a file that fails to load is skipped, with a line)."""
+    """Every session's summary (a file that fails to load is skipped, with a line)."""
     space = workspace(ctx)
+    found, skipped = summaries(space.home, space.cache, workers=_cores())
+    for line in skipped:
+        output.warning_line(line)
+    return [summary for _, summary in found]
+
+
+PARALLEL_FROM = 64  # sessions to replay before the cores are worth starting
+PROGRESS_FROM = 20  # sessions to replay before a bar is worth drawing
+
+
+def summaries(
+    home: storage.Home, cache: storage.Cache, *, workers: int = 1, rows: bool = False
+) -> tuple[list[tuple[Path, history.Summary]], list[str]]:
+    """Every session's file and summary, in the order of their files, and a line for each file
+    skipped.
+
+    A summary is kept for the file's exact bytes and this code (RELIABILITY 9), so only new or
+    changed files are replayed; with many to replay and `workers` > 1, a pool of processes
+    shares them out (the result is the same as one process's, in the same order).
+    """
     key = storage.code_digest()
-    kept = space.cache.read_document("stats")
+    kept = cache.read_document("stats")
     old: dict[str, Any] = (
         kept.get("entries", {}) if isinstance(kept, dict) and kept.get("code") == key else {}
     )
-    fresh: dict[str, Any] = {}
-    found = []
-    for path in storage.session_files(space.home):
-        try:
-            raw = storage.read_bytes(path, "session file")
-        except RefereeError as error:
-            output.warning_line(f"skipped {path.name}: {error}")
-            continue
-        digest = storage.digest_of(raw)
+    paths = storage.session_files(home)
+    outcome: list[Made] = []
+    missed: list[int] = []
+    for path in paths:
         entry = old.get(str(path))
-        summary = None
+        summary: history.Summary | str | None = None
+        try:
+            digest = storage.digest_of(storage.read_bytes(path, "session file"))
+        except RefereeError as error:
+            outcome.append(f"skipped {path.name}: {error}")
+            continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
-            try:
-                summary = history.Summary.from_plain(entry.get("summary"))
-            except ValueError:
-                summary = None
+            summary = _kept(entry)
         if summary is None:
-            try:
-                summary = history.summarise(storage.load_bytes(path, raw).session)
-            except RefereeError as error:
-                output.warning_line(f"skipped {path.name}: {error}")
-                continue
-        fresh[str(path)] = {"digest": digest, "summary": summary.to_plain()}
-        found.append(summary)
+            missed.append(len(outcome))
+            outcome.append(str(path))  # replaced below by its summary or its skip line
+        else:
+            outcome.append((digest, summary))
+    todo = [Path(str(outcome[k])) for k in missed]
+    replayed = _replay_all(todo, workers, cache if rows else None)
+    for k, made in zip(missed, replayed, strict=True):
+        outcome[k] = made
+    fresh: dict[str, Any] = {}
+    found: list[tuple[Path, history.Summary]] = []
+    skipped: list[str] = []
+    for path, made in zip(paths, outcome, strict=True):
+        if isinstance(made, str):  # a file that could not be read: nothing to keep
+            skipped.append(made)
+            continue
+        digest, done = made
+        if isinstance(done, str):  # a file that does not load: kept too, so not replayed again
+            fresh[str(path)] = {"digest": digest, "skipped": done}
+            skipped.append(done)
+            continue
+        fresh[str(path)] = {"digest": digest, "summary": done.to_plain()}
+        found.append((path, done))
     if fresh != old:
-        space.cache.write_document("stats", {"code": key, "entries": fresh})
-    return found
+        cache.write_document("stats", {"code": key, "entries": fresh})
+    return found, skipped
+
+
+# One file's outcome: (digest of the bytes read, their summary or the line saying why they do
+# not load), or the line saying why the file could not be read.
+Made = tuple[str, history.Summary | str] | str
+
+
+def _kept(entry: dict[str, Any]) -> history.Summary | str | None:
+    """What a stats entry whose digest matched holds: a summary, a skip line, or None (broken:
+    replay)."""
+    if isinstance(entry.get("skipped"), str) and entry["skipped"].startswith("skipped "):
+        return str(entry["skipped"])
+    try:
+        return history.Summary.from_plain(entry.get("summary"))
+    except ValueError:
+        return None
+
+
+def _replay_all(paths: list[Path], workers: int, rows: storage.Cache | None) -> Iterator[Made]:
+    """`summary_of` each file, in order: in a pool of processes when there are many."""
+    import functools
+
+    one = functools.partial(summary_of, rows=rows)
+    bar = Progress(len(paths))
+    try:
+        if workers > 1 and len(paths) >= PARALLEL_FROM:
+            import multiprocessing
+
+            chunk = max(1, min(50, len(paths) // (workers * 8)))
+            with multiprocessing.get_context().Pool(workers) as pool:
+                for done, made in enumerate(pool.imap(one, paths, chunk), 1):
+                    bar.show(done)
+                    yield made
+        else:
+            for done, path in enumerate(paths, 1):
+                made = one(path)
+                bar.show(done)
+                yield made
+    finally:
+        bar.close()
+
+
+def summary_of(path: Path, rows: storage.Cache | None = None) -> Made:
+    """(digest of the bytes read, their summary by one replay or the line saying why they do
+    not load), or the line saying why the file could not be read; with `rows`, the file's
+    export rows are kept there too (from the same replay)."""
+    try:
+        raw = storage.read_bytes(path, "session file")
+    except RefereeError as error:
+        return f"skipped {path.name}: {error}"
+    digest = storage.digest_of(raw)
+    try:
+        session, after = storage.decode_states(path, raw)
+        summary = history.summarise(session, after)
+    except RefereeError as error:
+        return digest, f"skipped {path.name}: {error}"
+    if rows is not None:
+        rows.put_rows(path, digest, _rows_of(session, summary, after))
+    return digest, summary
+
+
+def _cores() -> int:
+    """How many processes a cold stats may use (the cores this process may run on)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Progress:
+    """A one-line bar on stderr while stats replay many sessions, only at a terminal (a pipe
+    or a file gets nothing), erased when done so the answer prints as it always does."""
+
+    WIDTH = 39  # one short of the 40 columns: the cursor never wraps
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.on = total >= PROGRESS_FROM and sys.stderr.isatty()
+        self.last = -1
+
+    def line(self, done: int) -> str:
+        """The bar after `done` of the sessions."""
+        label = f"replaying {done}/{self.total} "
+        room = max(4, self.WIDTH - len(label) - 2)
+        filled = room * done // max(1, self.total)
+        return f"{label}[{'#' * filled}{'.' * (room - filled)}]"
+
+    def show(self, done: int) -> None:
+        """Redraw when the bar has moved (a hundred redraws at most)."""
+        step = done * 100 // max(1, self.total)
+        if self.on and step != self.last:
+            self.last = step
+            sys.stderr.write("\r" + self.line(done))
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        """Erase the bar."""
+        if self.on and self.last >= 0:
+            sys.stderr.write("\r" + " " * self.WIDTH + "\r")
+            sys.stderr.flush()
 
 
 MONTHS_SHOWN = 12  # the text chart: the last year (JSON has every month)

@@ -513,11 +513,15 @@ def _meld_kind(kind: Kind, cards: Sequence[Card]) -> str:
 
 def _check_pack(state: State, more: Sequence[Card], hands: Sequence[Card] = ()) -> None:
     """Refuse cards that, with the table's, need more copies than the pack holds."""
-    seen = Counter(c for m in state.table for c in m.cards) + Counter(more) + Counter(hands)
-    for card, n in sorted(seen.items()):
-        limit = state.rules.jokers if card.is_joker else state.rules.decks
-        if n > limit:
-            raise UsageError(f"{n} x {card} this round: the pack holds only {limit}")
+    seen = Counter(c for m in state.table for c in m.cards)
+    seen.update(more)
+    seen.update(hands)
+    jokers, decks = state.rules.jokers, state.rules.decks
+    over = [(card, n) for card, n in seen.items() if n > (jokers if card.is_joker else decks)]
+    if over:  # the first in card order is named (sorting only these: replays check every hand)
+        card, n = min(over)
+        limit = jokers if card.is_joker else decks
+        raise UsageError(f"{n} x {card} this round: the pack holds only {limit}")
 
 
 def _tack(state: State, event: Tack, facts: list[Fact]) -> State:

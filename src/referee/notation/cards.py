@@ -32,8 +32,10 @@ class Suit(Enum):
         return self in (Suit.SPADES, Suit.CLUBS)
 
     def __lt__(self, other: Suit) -> bool:
-        order = list(Suit)
-        return order.index(self) < order.index(other)
+        return _SUIT_ORDER[self] < _SUIT_ORDER[other]
+
+
+_SUIT_ORDER = {suit: n for n, suit in enumerate(Suit)}  # the order they are declared in
 
 
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}

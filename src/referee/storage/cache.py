@@ -8,6 +8,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from referee.codeid import code_digest
 from referee.errors import RefereeError
@@ -83,14 +84,15 @@ class Cache:
         self._write_json(self.root / f"{name}.json", document)
 
     def forget(self, path: Path) -> None:
-        """Drop the kept replay of `path` (a deleted session)."""
-        with contextlib.suppress(OSError):
-            self.entry(path).unlink()
+        """Drop the kept replay and rows of `path` (a deleted session)."""
+        for entry in (self.entry(path), self.entry(path, "rows")):
+            with contextlib.suppress(OSError):
+                entry.unlink()
 
-    def entry(self, path: Path) -> Path:
-        """The one entry a session file has (rewritten as the file changes)."""
+    def entry(self, path: Path, kind: str = "") -> Path:
+        """The one entry of a `kind` a session file has (rewritten as the file changes)."""
         name = hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:32]
-        return self.root / f"{name}.json"
+        return self.root / (f"{name}.{kind}.json" if kind else f"{name}.json")
 
     def key(self, digest: str) -> list[object]:
         """What an entry must match to be served."""
@@ -126,3 +128,38 @@ class Cache:
                 "state": to_plain(loaded.state),
             }
             self._write_json(self.entry(loaded.path), document)
+
+    def get_rows(self, path: Path, digest: str) -> Rows | None:
+        """The kept export rows of `path` whose bytes have `digest`, or None (then replay)."""
+        found = self._read_json(self.entry(path, "rows"))
+        if not isinstance(found, dict) or found.get("key") != self.key(digest):
+            return None
+        tables = found.get("tables")
+        if not isinstance(tables, dict) or set(tables) != set(ROW_WIDTHS):
+            return None
+        rows: Rows = {}
+        for table, width in ROW_WIDTHS.items():
+            kept = tables[table]
+            if not isinstance(kept, list) or not all(_is_row(row, width) for row in kept):
+                return None  # a broken or planted entry only means: replay
+            rows[table] = [tuple(row) for row in kept]
+        return rows
+
+    def put_rows(self, path: Path, digest: str, rows: Rows) -> None:
+        """Keep the export rows of the bytes with `digest` (best effort)."""
+        self._write_json(self.entry(path, "rows"), {"key": self.key(digest), "tables": rows})
+
+
+Rows = dict[str, list[tuple[Any, ...]]]
+# The tables of an export a session's bytes decide, and the cells in a row of each (the
+# session's row is kept with a null path: the file's path is not in its bytes).
+ROW_WIDTHS = {"sessions": 9, "players": 4, "events": 7, "results": 8, "tallies": 4}
+
+
+def _is_row(row: object, width: int) -> bool:
+    """A row as JSON keeps it: `width` cells, each text, a whole number or null."""
+    return (
+        isinstance(row, list)
+        and len(row) == width
+        and all(cell is None or isinstance(cell, str) or type(cell) is int for cell in row)
+    )

@@ -15,7 +15,14 @@ from typing import Any
 from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
-from referee.session import ReplayError, Session, check_players, check_session_name, replay
+from referee.session import (
+    ReplayError,
+    Session,
+    check_players,
+    check_session_name,
+    replay,
+    states,
+)
 from referee.storage.files import read_bytes, shown
 from referee.text import check_name
 
@@ -102,6 +109,31 @@ def digest_of(raw: bytes) -> str:
 
 def decode(path: Path, raw: bytes, digest: str) -> Loaded:
     """Parse, migrate, check and replay a session file's bytes (no cache)."""
+    session, original = decode_session(path, raw)
+    try:
+        state = replay(session)
+    except ReplayError as error:
+        raise StorageError(f"{shown(path)}, {error}") from None
+    except RefereeError as error:
+        raise StorageError(f"{shown(path)}: {error}") from None
+    return Loaded(path, session, state, original, digest)
+
+
+def decode_states(path: Path, raw: bytes) -> tuple[Session, list[Any]]:
+    """`decode` for whoever needs the state after every event (stats, exports): one replay,
+    every state kept, the same checks and the same messages."""
+    session, _ = decode_session(path, raw)
+    try:
+        return session, list(states(session))
+    except ReplayError as error:
+        raise StorageError(f"{shown(path)}, {error}") from None
+    except RefereeError as error:
+        raise StorageError(f"{shown(path)}: {error}") from None
+
+
+def decode_session(path: Path, raw: bytes) -> tuple[Session, int]:
+    """Parse, migrate and check a session file's bytes, not yet replayed; with the schema of
+    the file on disk."""
     doc = parse_toml(raw, path)
     schema = doc.get("schema")
     where = shown(path)
@@ -119,13 +151,9 @@ def decode(path: Path, raw: bytes, digest: str) -> Loaded:
         doc = MIGRATIONS[schema](doc)
         schema += 1
     try:
-        session = session_from_doc(doc)
-        state = replay(session)
-    except ReplayError as error:
-        raise StorageError(f"{where}, {error}") from None
+        return session_from_doc(doc), original
     except RefereeError as error:
         raise StorageError(f"{where}: {error}") from None
-    return Loaded(path, session, state, original, digest)
 
 
 def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,16 @@ def write_new(path: Path, data: bytes, *, force: bool = False) -> None:
 
 
 def write_sqlite(
-    path: Path, schema: str, tables: Mapping[str, list[tuple[Any, ...]]], *, force: bool = False
+    path: Path,
+    schema: str,
+    parts: Iterable[Mapping[str, list[tuple[Any, ...]]]],
+    *,
+    force: bool = False,
 ) -> None:
-    """A fresh SQLite database of `tables`, written in one transaction to a temp file and then
-    put in place whole: re-exporting refreshes it, a kill midway leaves the old one."""
+    """A fresh SQLite database of `parts` (each: the rows one session adds to each table),
+    written in one transaction to a temp file and then put in place whole: re-exporting
+    refreshes it, a kill midway leaves the old one. The parts are inserted as they come, so
+    memory holds one session's rows at a time, however many sessions there are."""
     import sqlite3
 
     if path.exists() and not force:
@@ -42,10 +48,11 @@ def write_sqlite(
         try:
             with db:  # one transaction
                 db.executescript(schema)
-                for table, table_rows in tables.items():
-                    if table_rows:
-                        marks = ", ".join("?" * len(table_rows[0]))
-                        db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
+                for tables in parts:
+                    for table, table_rows in tables.items():
+                        if table_rows:
+                            marks = ", ".join("?" * len(table_rows[0]))
+                            db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
         finally:
             db.close()
 

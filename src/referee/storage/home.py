@@ -74,4 +74,4 @@ def session_files(home: Home) -> list[Path]:
     """Every session file in the data folder, by name."""
     if not home.sessions.is_dir():
         return []
-    return sorted(home.sessions.glob("*.toml"))
+    return sorted(home.sessions.glob("*.toml"), key=lambda path: path.name)  # one folder
