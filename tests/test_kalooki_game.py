@@ -159,7 +159,7 @@ def test_a_lay_down_is_checked_against_the_contract_and_marks_the_player_down() 
     assert state.seats[2].down and len(state.table) == 3
     with pytest.raises(RuleViolation, match="may only add cards"):
         play("Cy down 10H 10S 10D", state)
-    allowed = play("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Cy down 10H 10S 10D",
+    allowed = play("Cy call; Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Cy down 10H 10S 10D",
                    game(allow_new_melds_after_laydown=True))  # fmt: skip
     assert len(allowed.table) == 4
 
@@ -266,8 +266,9 @@ HANDS = [
     pytest.param("QD JD 10D 9C 8C 6C 5C 4C 3C", "QD 10 + JD 10 + 10D 10 + 9C 9 + 8C 8 + 6C 6"
                  " + 5C 5 + 4C 4 + 3C 3 = 65", id="nine-cards-of-one-never-down"),
 ]  # fmt: skip
-TWO_DOWN = (
-    "Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D; Bob down 10S 10H 10D / JS JH JC / QS QH QC; Ann out"
+TWO_DOWN = (  # Bob's three calls leave him 6 cards beside his 9 on the table
+    "Bob call; Bob call; Bob call; Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D;"
+    " Bob down 10S 10H 10D / JS JH JC / QS QH QC; Ann out"
 )
 
 
@@ -379,6 +380,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
         "rounds",
         "table",
         "void_rounds",
+        "void_deals",
         "rounds_played",
         "winner",
         "events",
@@ -429,6 +431,7 @@ def test_going_out_needs_a_lay_down_this_round(script: str, refused: str | None)
 
 OUT_R1 = f"Ann down {R1}; Ann out"
 NINE_CARDS = "2C 3C 4C 5C 6C 8C 9C 10C QD"  # 57 points
+BOB_DOWN = "Bob call; Bob down 10S 10H 10D / JS JH JD / QS QH QD"  # 11 held, 9 laid
 HAND_COUNTS = [
     pytest.param(OUT_R1, f"Bob hand {NINE_CARDS}", 57, id="never-down-holds-the-deal"),
     pytest.param(OUT_R1, "Bob hand 2C 3C 4C 5C 6C 8C 9C 10C",
@@ -446,21 +449,29 @@ HAND_COUNTS = [
                  " never laid down): they score 23 to 310", id="two-calls-too-few-points"),
     pytest.param(f"Bob call; stockout; stockout; {OUT_R1}", f"Bob hand {NINE_CARDS}", 57,
                  id="a-void-deal-takes-its-calls-with-it"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand 5H", 5,
-                 id="down-holds-fewer"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}",
-                 f"Bob hand {NINE_CARDS} 2H", "10 cards typed, but Bob holds 1 to 9 cards",
-                 id="down-holds-at-most-the-deal"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H", 5, id="down-holds-fewer"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H 6H",  5 + 6, id="down-holds-the-rest"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H 6H 7H",
+                 "3 cards typed, but Bob holds 1 to 2 cards (9 dealt + 2 for 1 call, 9 laid"
+                 " down or tacked)", id="down-holds-no-more-than-he-kept"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", f"Bob hand {NINE_CARDS} 2H",
+                 "10 cards typed, but Bob holds 1 to 2 cards", id="down-holds-less-than-the-deal"),
+    pytest.param(f"{BOB_DOWN}; Bob tack 10C on 1; {OUT_R1}", "Bob hand 5H 6H",
+                 "2 cards typed, but Bob holds 1 card (9 dealt + 2 for 1 call, 10 laid",
+                 id="a-tack-leaves-one-fewer"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 150",
+                 "150 points typed, but Bob holds 1 to 2 cards", id="down-points-of-the-rest"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 65", 65,
+                 id="down-points-a-joker-and-a-black-ace"),
     pytest.param(OUT_R1, "Bob hand points 300",
                  "300 points typed, but Bob holds 9 cards (9 dealt, never laid down):"
                  " they score 14 to 270", id="300-points-in-9-cards"),
     pytest.param(OUT_R1, "Bob hand points 2000", "they score 14 to 270", id="2000-points"),
     pytest.param(OUT_R1, "Bob hand points 0", "0 points typed, but Bob holds 9 cards",
                  id="0-points-never-down"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 0",
-                 "0 points typed, but Bob holds 1 to 9 cards", id="0-points-down"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 12",
-                 12, id="12-points-down"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 0",
+                 "0 points typed, but Bob holds 1 to 2 cards", id="0-points-down"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 12", 12, id="12-points-down"),
     pytest.param(OUT_R1, "Bob hand points 270", 270, id="the-most-9-cards-score"),
 ]  # fmt: skip
 
@@ -525,13 +536,14 @@ NEW_MELDS = [
     pytest.param(f"Ann down {R1}; Ann down 10C 10S JK / 10H 10D JK",
                  "meld 2 (10H 10D JK): Ann has a three of 10s already (meld 1 here)",
                  id="two-new-threes-of-one-rank"),
-    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK; Ann down 10H 10D 10D",
+    pytest.param(f"Ann call; Ann call; Ann call; Ann down {R1}; Ann down 10C 10S JK;"
+                 " Ann down 10H 10D 10D",
                  "a three of 10s already (meld 4 on the table)", id="after-an-earlier-new-meld"),
     pytest.param(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S 8S; Cy down 10S JS QS KS",
                  "Cy has a four in spades already (meld 3", id="a-second-four-in-spades"),
-    pytest.param(f"Ann down {R1}; Bob down 10S 10H 10D / JS JH JD / QS QH QD; Bob down 9C 9C JK",
+    pytest.param(f"Ann down {R1}; {BOB_DOWN}; Bob down 9C 9C JK",
                  None, id="another-players-three-of-9s"),
-    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
+    pytest.param(f"Ann call; Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
 ]  # fmt: skip
 
 
@@ -569,7 +581,7 @@ SWAPS = [
 
 @pytest.mark.parametrize(("four", "tack", "said"), SWAPS)
 def test_a_joker_refusal_names_the_real_reason(four: str, tack: str, said: str) -> None:
-    state = play(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
     try:
         after = play(tack, state)
     except RuleViolation as error:
