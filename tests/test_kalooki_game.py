@@ -702,3 +702,126 @@ def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
     assert referee("log", "--script").out.splitlines()[-1] == (
         "fix 1 Bob AS JK 2C 3C 4C 5C 6C 8C 9C"
     )
+
+
+# ------------------------------------------------------------------ what a player can hold
+
+JK_DOWN = "Cy down JK 7S 7D / JK 8S 8D / 9H 9S JK; Cy out"  # three jokers on the table
+TYPED = "Bob hand 2C 3C 4C 5C 6C 8C 9C 10C QD; Dee hand 2D 3D 4D 5D 6D 8D 9D 10D JK"
+FIXES_BY_THE_TABLE = [
+    pytest.param(kg.Fix(1, "Ann", parse_cards("JK JK JK JK 2C 3C 4C 5C 6C"), None), UsageError,
+                 "8 x JK this round with the table and the other hands: the pack holds only 4",
+                 id="seven-jokers-in-one-round"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("JK 2C 2H 3C 4C 5C 6C 8C 9C"), None), UsageError,
+                 "5 x JK", id="a-fifth-joker-beside-the-table-and-dee"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("2C 2C 3H 4H 5H 6H 7H 8H 9H"), None), UsageError,
+                 "3 x 2C this round", id="a-card-bob-holds-twice-already"),
+    pytest.param(kg.Fix(1, "Ann", None, 270), RuleViolation,
+                 "270 points typed, but Ann holds 9 cards (9 dealt, never laid down): they score"
+                 " 14 to 110, from what the table and the hands typed leave of the pack",
+                 id="points-needing-jokers-on-the-table"),
+    pytest.param(kg.Fix(1, "Ann", None, 110), None, None, id="points-the-rest-can-make"),
+    pytest.param(kg.Fix(1, "Dee", parse_cards("2D 3D 4D 5D 6D 8D 9D 10D 2C"), None), None, None,
+                 id="a-fix-frees-its-own-old-cards"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("2H 3H 4H 5H 6H 8H 9H 10H QH"), None), None, None,
+                 id="a-fix-the-pack-allows"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fix", "error", "said"), FIXES_BY_THE_TABLE)
+def test_a_fix_is_checked_against_its_rounds_table_and_hands(
+    fix: kg.Fix, error: type[Exception] | None, said: str | None
+) -> None:
+    state = play(f"Cy call; {JK_DOWN}; Ann hand points 60; {TYPED}", game())
+    assert state.round == 2 and len(state.played) == 1
+    state = close_round(state)  # a later round's table never counts against round 1
+    if error is None:
+        after = kg.apply(state, fix)
+        assert after.seats[after.index(fix.player)].scores[0] == (
+            fix.points if fix.cards is None else sum(k.penalty(c) for c in fix.cards)
+        )
+        return
+    with pytest.raises(error) as refused:
+        kg.apply(state, fix)
+    assert said is not None and said in str(refused.value)
+
+
+def test_a_fix_keeps_the_next_fixes_honest() -> None:
+    """A fixed hand's cards count against the round's other hands from then on."""
+    state = play(f"Cy call; {JK_DOWN}; Ann hand points 60; {TYPED}", game())
+    state = kg.apply(state, kg.Fix(1, "Ann", parse_cards("2C 2H 3H 4H 5H 6H 7H 8H 9H"), None))
+    with pytest.raises(UsageError, match="3 x 2C"):
+        kg.apply(state, kg.Fix(1, "Bob", parse_cards("2C 2C 4C 5C 6C 8C 9C 10C QD"), None))
+
+
+LAY_DOWNS = [
+    pytest.param("", "Dee down 2H 2S 2D 2C 2H / 3C 3S 3D 3H 3C / 4H 4S 4D 4C 4H",
+                 "a lay-down of 15 cards, but Dee holds at most 10 cards on his turn (9 dealt"
+                 " + 1 drawn)", id="fifteen-of-nine-dealt"),
+    pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D / 4H 4S 4D", None, id="ten-after-a-draw"),
+    pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
+                 "a lay-down of 11 cards, but Dee holds at most 10", id="eleven-of-nine"),
+    pytest.param("Dee call; Dee call;", "Dee down 2H 2S 2D 2C 2H / 3C 3S 3D 3H 3C / 4H 4S 4D 4C",
+                 None, id="two-calls-make-room-for-fourteen"),
+    pytest.param("Dee call; stockout; stockout;",
+                 "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
+                 "a lay-down of 11 cards, but Dee holds at most 10 cards on his turn (9 dealt",
+                 id="a-void-deals-call-gives-no-room"),
+    pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D;", "Dee tack 2C on 1", None,
+                 id="the-tenth-card-tacked"),
+    pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D; Dee tack 2C on 1;", "Dee tack 3H on 2",
+                 "Dee tacks 3H, but Dee holds at most 0 cards on his turn (9 dealt + 1 drawn,"
+                 " 10 laid already)", id="an-eleventh-card-tacked"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "action", "refused"), LAY_DOWNS)
+def test_nobody_lays_more_cards_than_he_holds(setup: str, action: str, refused: str | None) -> None:
+    state = play(setup, game())
+    if refused is None:
+        assert play(action, state).seats[3].down
+        return
+    with pytest.raises(RuleViolation) as error:
+        play(action, state)
+    assert refused in str(error.value)
+
+
+TWO_JOKERS_DOWN = "Ann down JK 7S 7D / JK 8S 8D / 9S 9H 9D; Ann out"
+POINTS_BY_THE_TABLE = [
+    pytest.param("", "Bob hand points 270", 270, id="all-four-jokers-free"),
+    pytest.param(TWO_JOKERS_DOWN, "Bob hand points 270",
+                 "they score 14 to 190, from what the table and the hands typed leave",
+                 id="two-jokers-on-the-table"),
+    pytest.param(TWO_JOKERS_DOWN, "Bob hand points 190", 190, id="the-two-jokers-left"),
+    pytest.param(f"{TWO_JOKERS_DOWN}; Cy hand JK JK 2C 3C 4C 5C 6C 8C 9C", "Bob hand points 190",
+                 "they score 14 to 110", id="and-two-in-cys-hand"),
+    pytest.param(f"{TWO_JOKERS_DOWN}; Cy hand points 190", "Bob hand points 190", 190,
+                 id="points-typed-take-no-card"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "hand", "expected"), POINTS_BY_THE_TABLE)
+def test_points_are_reachable_from_what_the_table_and_hands_leave(
+    setup: str, hand: str, expected: int | str
+) -> None:
+    state = play(setup or OUT_R1, game())
+    if isinstance(expected, int):
+        assert play(hand, state).seats[1].hand == expected
+        return
+    with pytest.raises(RuleViolation) as refused:
+        play(hand, state)
+    assert expected in str(refused.value)
+
+
+def test_a_void_deals_calls_stay_on_that_deal(referee: Runner) -> None:
+    """The sheet and `show --json` agree: a void deal's call is ticked on its own row."""
+    for line in ("new kalooki Ann Bob Cy Dee", "kal call Bob", "kal stockout", "kal stockout"):
+        assert referee(*line.split()).code == 0
+    doc = json.loads(referee("show", "--json").out)
+    assert doc["void_deals"] == [{"round": 1, "dealer": "Ann", "calls": [0, 1, 0, 0]}]
+    assert [p["calls_used"] for p in doc["players"]] == [0, 1, 0, 0]  # the limit counts it
+    lines = referee("show").out.splitlines()
+    assert lines[2:4] == [
+        " 1  333   9 Ann     -    '-     -     -",
+        " 1> 333   9 Ann     .     .     .     .",
+    ]
