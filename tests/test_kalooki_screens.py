@@ -155,9 +155,33 @@ KALOOKI mid
 rnd code dl by    Ann   Bob    Cy   Dee
  1  333   9 Ann    *0    40    50    60
  2> 334  10 Bob     .     .    '.     .
+ 3  344  11 Cy      .     .     .     .
+ 4  444  12 Dee     .     .     .     .
+ 5  3333 12 Ann     .     .     .     .
+ 6  3334 13 Bob     .     .     .     .
+ 7  3344 14 Cy      .     .     .     .
+ 8  3444 15 Dee     .     .     .     .
+ 9  4444 16 Ann     .     .     .     .
 total               0    40    50    60
 calls/3             0     0     1     0
 * went out, ' a call
+1) 7S 7H 7D (Bob)  2) 8S 8H 8D (Bob)
+3) 2S 3S 4S 5S (Bob)
+4) 10S 10H 10D (Dee)  5) JS JH JD (Dee)
+6) 2H 3H 4H JK (Dee)  7) QS QH QD (Ann)
+8) KS KH KD (Ann)  9) 2D 3D 4D 5D (Ann)
+R2 334 (2 threes + 1 four), Bob deals
+down: Ann, Bob, Dee
+''', id="nine-melds-fold-and-the-whole-sheet-fits"),
+    pytest.param(MID, "show", "30", 0, '''\
+KALOOKI mid
+rnd code dl by  An Bo Cy De
+ 1  333   9 An  *0 40 50 60
+ 2> 334  10 Bo   .  . '.  .
+total            0 40 50 60
+calls/3          0  0  1  0
+* went out, ' a call
+An=Ann Bo=Bob De=Dee
 1) 7S 7H 7D (Bob)
 2) 8S 8H 8D (Bob)
 3) 2S 3S 4S 5S (Bob)
@@ -167,7 +191,7 @@ calls/3             0     0     1     0
 7) QS QH QD (Ann)
 8) KS KH KD (Ann)
 9) 2D 3D 4D 5D (Ann)
-R2 334 (2 threes + 1 four), Bob deals
+R2 334, Bob deals
 down: Ann, Bob, Dee
 ''', id="unplayed-rounds-give-way-first"),
     pytest.param([*MID, "kal out Bob"], "kal hand Cy 5H 6H", "40", 1, '''\

@@ -229,12 +229,12 @@ def legend(state: State, rows: Sequence[Text], heads: Sequence[str], width: int)
     return lines
 
 
-def _fill(items: Sequence[str], width: int) -> list[str]:
-    """Items joined by commas, a new line where the next would not fit: never cut mid-item."""
+def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
+    """Items joined by `between`, a new line where the next would not fit: never cut mid-item."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + 2 + len(item) <= width:
-            lines[-1] += ", " + item
+        if lines and len(lines[-1]) + len(between) + len(item) <= width:
+            lines[-1] += between + item
         else:
             lines.append(item)
     return lines
@@ -249,8 +249,12 @@ def situation(state: State, width: int = 40) -> list[Text]:
         said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
         lines.append(Text(f"{said} with {low}", style="bold green"))
         return lines
-    for number, meld in enumerate(state.table, start=1):
-        lines.append(Text(f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"))
+    melds = [
+        f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"
+        for number, meld in enumerate(state.table, start=1)
+    ]
+    # several melds a line, so the ruling stays on a short screen however many are down
+    lines += [Text(line) for line in _fill(melds, width, "  ")]
     if state.stockouts:
         lines.append(Text("the stock ran out once: a second time voids the round"))
     contract = state.rules.contract(state.round)
