@@ -159,7 +159,7 @@ def test_a_lay_down_is_checked_against_the_contract_and_marks_the_player_down() 
     assert state.seats[2].down and len(state.table) == 3
     with pytest.raises(RuleViolation, match="may only add cards"):
         play("Cy down 10H 10S 10D", state)
-    allowed = play("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Cy down 10H 10S 10D",
+    allowed = play("Cy call; Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Cy down 10H 10S 10D",
                    game(allow_new_melds_after_laydown=True))  # fmt: skip
     assert len(allowed.table) == 4
 
@@ -266,8 +266,9 @@ HANDS = [
     pytest.param("QD JD 10D 9C 8C 6C 5C 4C 3C", "QD 10 + JD 10 + 10D 10 + 9C 9 + 8C 8 + 6C 6"
                  " + 5C 5 + 4C 4 + 3C 3 = 65", id="nine-cards-of-one-never-down"),
 ]  # fmt: skip
-TWO_DOWN = (
-    "Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D; Bob down 10S 10H 10D / JS JH JC / QS QH QC; Ann out"
+TWO_DOWN = (  # Bob's three calls leave him 6 cards beside his 9 on the table
+    "Bob call; Bob call; Bob call; Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D;"
+    " Bob down 10S 10H 10D / JS JH JC / QS QH QC; Ann out"
 )
 
 
@@ -379,6 +380,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
         "rounds",
         "table",
         "void_rounds",
+        "void_deals",
         "rounds_played",
         "winner",
         "events",
@@ -429,6 +431,7 @@ def test_going_out_needs_a_lay_down_this_round(script: str, refused: str | None)
 
 OUT_R1 = f"Ann down {R1}; Ann out"
 NINE_CARDS = "2C 3C 4C 5C 6C 8C 9C 10C QD"  # 57 points
+BOB_DOWN = "Bob call; Bob down 10S 10H 10D / JS JH JD / QS QH QD"  # 11 held, 9 laid
 HAND_COUNTS = [
     pytest.param(OUT_R1, f"Bob hand {NINE_CARDS}", 57, id="never-down-holds-the-deal"),
     pytest.param(OUT_R1, "Bob hand 2C 3C 4C 5C 6C 8C 9C 10C",
@@ -446,21 +449,29 @@ HAND_COUNTS = [
                  " never laid down): they score 23 to 310", id="two-calls-too-few-points"),
     pytest.param(f"Bob call; stockout; stockout; {OUT_R1}", f"Bob hand {NINE_CARDS}", 57,
                  id="a-void-deal-takes-its-calls-with-it"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand 5H", 5,
-                 id="down-holds-fewer"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}",
-                 f"Bob hand {NINE_CARDS} 2H", "10 cards typed, but Bob holds 1 to 9 cards",
-                 id="down-holds-at-most-the-deal"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H", 5, id="down-holds-fewer"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H 6H",  5 + 6, id="down-holds-the-rest"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand 5H 6H 7H",
+                 "3 cards typed, but Bob holds 1 to 2 cards (9 dealt + 2 for 1 call, 9 laid"
+                 " down or tacked)", id="down-holds-no-more-than-he-kept"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", f"Bob hand {NINE_CARDS} 2H",
+                 "10 cards typed, but Bob holds 1 to 2 cards", id="down-holds-less-than-the-deal"),
+    pytest.param(f"{BOB_DOWN}; Bob tack 10C on 1; {OUT_R1}", "Bob hand 5H 6H",
+                 "2 cards typed, but Bob holds 1 card (9 dealt + 2 for 1 call, 10 laid",
+                 id="a-tack-leaves-one-fewer"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 150",
+                 "150 points typed, but Bob holds 1 to 2 cards", id="down-points-of-the-rest"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 65", 65,
+                 id="down-points-a-joker-and-a-black-ace"),
     pytest.param(OUT_R1, "Bob hand points 300",
                  "300 points typed, but Bob holds 9 cards (9 dealt, never laid down):"
                  " they score 14 to 270", id="300-points-in-9-cards"),
     pytest.param(OUT_R1, "Bob hand points 2000", "they score 14 to 270", id="2000-points"),
     pytest.param(OUT_R1, "Bob hand points 0", "0 points typed, but Bob holds 9 cards",
                  id="0-points-never-down"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 0",
-                 "0 points typed, but Bob holds 1 to 9 cards", id="0-points-down"),
-    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 12",
-                 12, id="12-points-down"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 0",
+                 "0 points typed, but Bob holds 1 to 2 cards", id="0-points-down"),
+    pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 12", 12, id="12-points-down"),
     pytest.param(OUT_R1, "Bob hand points 270", 270, id="the-most-9-cards-score"),
 ]  # fmt: skip
 
@@ -525,13 +536,14 @@ NEW_MELDS = [
     pytest.param(f"Ann down {R1}; Ann down 10C 10S JK / 10H 10D JK",
                  "meld 2 (10H 10D JK): Ann has a three of 10s already (meld 1 here)",
                  id="two-new-threes-of-one-rank"),
-    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK; Ann down 10H 10D 10D",
+    pytest.param(f"Ann call; Ann call; Ann call; Ann down {R1}; Ann down 10C 10S JK;"
+                 " Ann down 10H 10D 10D",
                  "a three of 10s already (meld 4 on the table)", id="after-an-earlier-new-meld"),
     pytest.param(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S 8S; Cy down 10S JS QS KS",
                  "Cy has a four in spades already (meld 3", id="a-second-four-in-spades"),
-    pytest.param(f"Ann down {R1}; Bob down 10S 10H 10D / JS JH JD / QS QH QD; Bob down 9C 9C JK",
+    pytest.param(f"Ann down {R1}; {BOB_DOWN}; Bob down 9C 9C JK",
                  None, id="another-players-three-of-9s"),
-    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
+    pytest.param(f"Ann call; Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
 ]  # fmt: skip
 
 
@@ -569,7 +581,7 @@ SWAPS = [
 
 @pytest.mark.parametrize(("four", "tack", "said"), SWAPS)
 def test_a_joker_refusal_names_the_real_reason(four: str, tack: str, said: str) -> None:
-    state = play(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
     try:
         after = play(tack, state)
     except RuleViolation as error:
@@ -690,3 +702,126 @@ def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
     assert referee("log", "--script").out.splitlines()[-1] == (
         "fix 1 Bob AS JK 2C 3C 4C 5C 6C 8C 9C"
     )
+
+
+# ------------------------------------------------------------------ what a player can hold
+
+JK_DOWN = "Cy down JK 7S 7D / JK 8S 8D / 9H 9S JK; Cy out"  # three jokers on the table
+TYPED = "Bob hand 2C 3C 4C 5C 6C 8C 9C 10C QD; Dee hand 2D 3D 4D 5D 6D 8D 9D 10D JK"
+FIXES_BY_THE_TABLE = [
+    pytest.param(kg.Fix(1, "Ann", parse_cards("JK JK JK JK 2C 3C 4C 5C 6C"), None), UsageError,
+                 "8 x JK this round with the table and the other hands: the pack holds only 4",
+                 id="seven-jokers-in-one-round"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("JK 2C 2H 3C 4C 5C 6C 8C 9C"), None), UsageError,
+                 "5 x JK", id="a-fifth-joker-beside-the-table-and-dee"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("2C 2C 3H 4H 5H 6H 7H 8H 9H"), None), UsageError,
+                 "3 x 2C this round", id="a-card-bob-holds-twice-already"),
+    pytest.param(kg.Fix(1, "Ann", None, 270), RuleViolation,
+                 "270 points typed, but Ann holds 9 cards (9 dealt, never laid down): they score"
+                 " 14 to 110, from what the table and the hands typed leave of the pack",
+                 id="points-needing-jokers-on-the-table"),
+    pytest.param(kg.Fix(1, "Ann", None, 110), None, None, id="points-the-rest-can-make"),
+    pytest.param(kg.Fix(1, "Dee", parse_cards("2D 3D 4D 5D 6D 8D 9D 10D 2C"), None), None, None,
+                 id="a-fix-frees-its-own-old-cards"),
+    pytest.param(kg.Fix(1, "Ann", parse_cards("2H 3H 4H 5H 6H 8H 9H 10H QH"), None), None, None,
+                 id="a-fix-the-pack-allows"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fix", "error", "said"), FIXES_BY_THE_TABLE)
+def test_a_fix_is_checked_against_its_rounds_table_and_hands(
+    fix: kg.Fix, error: type[Exception] | None, said: str | None
+) -> None:
+    state = play(f"Cy call; {JK_DOWN}; Ann hand points 60; {TYPED}", game())
+    assert state.round == 2 and len(state.played) == 1
+    state = close_round(state)  # a later round's table never counts against round 1
+    if error is None:
+        after = kg.apply(state, fix)
+        assert after.seats[after.index(fix.player)].scores[0] == (
+            fix.points if fix.cards is None else sum(k.penalty(c) for c in fix.cards)
+        )
+        return
+    with pytest.raises(error) as refused:
+        kg.apply(state, fix)
+    assert said is not None and said in str(refused.value)
+
+
+def test_a_fix_keeps_the_next_fixes_honest() -> None:
+    """A fixed hand's cards count against the round's other hands from then on."""
+    state = play(f"Cy call; {JK_DOWN}; Ann hand points 60; {TYPED}", game())
+    state = kg.apply(state, kg.Fix(1, "Ann", parse_cards("2C 2H 3H 4H 5H 6H 7H 8H 9H"), None))
+    with pytest.raises(UsageError, match="3 x 2C"):
+        kg.apply(state, kg.Fix(1, "Bob", parse_cards("2C 2C 4C 5C 6C 8C 9C 10C QD"), None))
+
+
+LAY_DOWNS = [
+    pytest.param("", "Dee down 2H 2S 2D 2C 2H / 3C 3S 3D 3H 3C / 4H 4S 4D 4C 4H",
+                 "a lay-down of 15 cards, but Dee holds at most 10 cards on his turn (9 dealt"
+                 " + 1 drawn)", id="fifteen-of-nine-dealt"),
+    pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D / 4H 4S 4D", None, id="ten-after-a-draw"),
+    pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
+                 "a lay-down of 11 cards, but Dee holds at most 10", id="eleven-of-nine"),
+    pytest.param("Dee call; Dee call;", "Dee down 2H 2S 2D 2C 2H / 3C 3S 3D 3H 3C / 4H 4S 4D 4C",
+                 None, id="two-calls-make-room-for-fourteen"),
+    pytest.param("Dee call; stockout; stockout;",
+                 "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
+                 "a lay-down of 11 cards, but Dee holds at most 10 cards on his turn (9 dealt",
+                 id="a-void-deals-call-gives-no-room"),
+    pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D;", "Dee tack 2C on 1", None,
+                 id="the-tenth-card-tacked"),
+    pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D; Dee tack 2C on 1;", "Dee tack 3H on 2",
+                 "Dee tacks 3H, but Dee holds at most 0 cards on his turn (9 dealt + 1 drawn,"
+                 " 10 laid already)", id="an-eleventh-card-tacked"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "action", "refused"), LAY_DOWNS)
+def test_nobody_lays_more_cards_than_he_holds(setup: str, action: str, refused: str | None) -> None:
+    state = play(setup, game())
+    if refused is None:
+        assert play(action, state).seats[3].down
+        return
+    with pytest.raises(RuleViolation) as error:
+        play(action, state)
+    assert refused in str(error.value)
+
+
+TWO_JOKERS_DOWN = "Ann down JK 7S 7D / JK 8S 8D / 9S 9H 9D; Ann out"
+POINTS_BY_THE_TABLE = [
+    pytest.param("", "Bob hand points 270", 270, id="all-four-jokers-free"),
+    pytest.param(TWO_JOKERS_DOWN, "Bob hand points 270",
+                 "they score 14 to 190, from what the table and the hands typed leave",
+                 id="two-jokers-on-the-table"),
+    pytest.param(TWO_JOKERS_DOWN, "Bob hand points 190", 190, id="the-two-jokers-left"),
+    pytest.param(f"{TWO_JOKERS_DOWN}; Cy hand JK JK 2C 3C 4C 5C 6C 8C 9C", "Bob hand points 190",
+                 "they score 14 to 110", id="and-two-in-cys-hand"),
+    pytest.param(f"{TWO_JOKERS_DOWN}; Cy hand points 190", "Bob hand points 190", 190,
+                 id="points-typed-take-no-card"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "hand", "expected"), POINTS_BY_THE_TABLE)
+def test_points_are_reachable_from_what_the_table_and_hands_leave(
+    setup: str, hand: str, expected: int | str
+) -> None:
+    state = play(setup or OUT_R1, game())
+    if isinstance(expected, int):
+        assert play(hand, state).seats[1].hand == expected
+        return
+    with pytest.raises(RuleViolation) as refused:
+        play(hand, state)
+    assert expected in str(refused.value)
+
+
+def test_a_void_deals_calls_stay_on_that_deal(referee: Runner) -> None:
+    """The sheet and `show --json` agree: a void deal's call is ticked on its own row."""
+    for line in ("new kalooki Ann Bob Cy Dee", "kal call Bob", "kal stockout", "kal stockout"):
+        assert referee(*line.split()).code == 0
+    doc = json.loads(referee("show", "--json").out)
+    assert doc["void_deals"] == [{"round": 1, "dealer": "Ann", "calls": [0, 1, 0, 0]}]
+    assert [p["calls_used"] for p in doc["players"]] == [0, 1, 0, 0]  # the limit counts it
+    lines = referee("show").out.splitlines()
+    assert lines[2:4] == [
+        " 1  333   9 Ann     -    '-     -     -",
+        " 1> 333   9 Ann     .     .     .     .",
+    ]

@@ -170,25 +170,29 @@ def scored(cards: Sequence[Card]) -> str:
     return f"{detail} = {sum(points)}" if cards else "no cards = 0"
 
 
-def reachable(rules: Rules, cards: int) -> frozenset[int]:
-    """Every score exactly `cards` cards from the pack can make.
+def reachable(rules: Rules, cards: int, used: Sequence[Card] = ()) -> frozenset[int]:
+    """Every score exactly `cards` cards from the pack can make, `used` cards taken out of it.
 
     >>> sorted(reachable(Rules(), 1))
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 50]
     >>> min(reachable(Rules(), 9)), max(reachable(Rules(), 9))
     (14, 270)
+    >>> max(reachable(Rules(), 1, parse_cards("JK JK JK JK")))
+    15
     """
-    return _reachable(rules.decks, rules.jokers, cards)
+    # How many cards of the pack score each value: red aces 1, 2-9, ten to king 10, black
+    # aces 15, jokers 50; less the cards already on the table or in other hands.
+    copies = Counter({1: 2 * rules.decks, 10: 16 * rules.decks, 15: 2 * rules.decks})
+    copies |= Counter(dict.fromkeys(range(2, 10), 4 * rules.decks)) | Counter({50: rules.jokers})
+    copies.subtract(penalty(c) for c in used)
+    return _reachable(tuple(sorted((v, max(0, n)) for v, n in copies.items())), cards)
 
 
 @cache
-def _reachable(decks: int, jokers: int, cards: int) -> frozenset[int]:
-    # How many cards of the pack score each value: red aces 1, 2-9, ten to king 10, black
-    # aces 15, jokers 50. A bounded knapsack on exact counts, kept as bitsets of sums.
-    copies = {1: 2 * decks, 10: 16 * decks, 15: 2 * decks, 50: jokers}
-    copies |= dict.fromkeys(range(2, 10), 4 * decks)
+def _reachable(copies: tuple[tuple[int, int], ...], cards: int) -> frozenset[int]:
+    # A bounded knapsack on exact counts, kept as bitsets of sums.
     sums = [1] + [0] * cards  # sums[k]: a bitset of the scores k cards can make
-    for value, n in copies.items():
+    for value, n in copies:
         grown = list(sums)
         for k in range(1, cards + 1):
             for more in range(1, min(n, k) + 1):

@@ -286,9 +286,9 @@ class Seat:
     nickname: str | None = None
     scores: tuple[int, ...] = ()
     calls_game: int = 0
-    calls_hand: int = 0  # granted in this deal: two cards more in hand each
-    calls_round: int = 0  # granted in this round, void deals included: the sheet's ticks
+    calls_hand: int = 0  # granted in this deal: two cards more in hand each, the sheet's ticks
     down: bool = False
+    laid: int = 0  # cards laid down or tacked in this deal: that many fewer in hand
     hand: int | None = None  # this round's score, once entered
 
     @property
@@ -311,17 +311,32 @@ class TableMeld:
 class Played:
     """A closed round as the sheet keeps it, seat by seat where a tuple.
 
-    `calls` are the round's granted calls (void deals included), for the sheet;
-    `calls_in_deal` (those of the deal that was scored) and `down` are what a corrected hand
-    is checked against.
+    `calls` are the calls granted in the deal that was scored (a void deal keeps its own);
+    they, `down`, `laid`, the table's cards and the typed `hands` are what a corrected hand is
+    checked against, exactly as the live hand was.
     """
 
     dealer: str
     out: str
     calls: tuple[int, ...]
-    calls_in_deal: tuple[int, ...]
     down: tuple[bool, ...]
     corrected: tuple[bool, ...]
+    laid: tuple[int, ...] = ()
+    table: tuple[Card, ...] = ()
+    hands: tuple[tuple[Card, ...] | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VoidDeal:
+    """A deal voided by the stock running out twice: its round, dealer and calls, seat by seat.
+
+    Its calls stay on it (the sheet's void row) and count against a per-game limit, but not
+    for the replayed deal's hands.
+    """
+
+    round: int
+    dealer: str
+    calls: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,12 +350,17 @@ class State:
     phase: Phase = Phase.PLAYING
     table: tuple[TableMeld, ...] = ()
     stockouts: int = 0
-    void_rounds: tuple[int, ...] = ()
+    voids: tuple[VoidDeal, ...] = ()
     out: int | None = None
-    hand_cards: tuple[Card, ...] = ()  # the cards of the hands entered this round
+    hands: tuple[tuple[Card, ...] | None, ...] = ()  # this round's hands typed card by card
     played: tuple[Played, ...] = ()  # the closed rounds, in order: round n is played[n - 1]
     ruling: tuple[Fact, ...] = ()
     events: int = 0
+
+    @property
+    def void_rounds(self) -> tuple[int, ...]:
+        """The rounds of the void deals, in order (a round voided twice is there twice)."""
+        return tuple(v.round for v in self.voids)
 
     @property
     def rounds(self) -> int:
@@ -380,7 +400,8 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     """Seat the table; `dealer` deals round 1."""
     seats = tuple(Seat(p.name, p.nickname) for p in players)
     dealer = [p.name for p in players].index(options.dealer)
-    return State(rules, seats, 1, dealer, ruling=(Started(options.dealer),))
+    hands = tuple(None for _ in seats)
+    return State(rules, seats, 1, dealer, hands=hands, ruling=(Started(options.dealer),))
 
 
 def apply(state: State, event: Event) -> State:
@@ -448,7 +469,6 @@ def _call(state: State, event: Call, facts: list[Fact]) -> State:
         i,
         calls_game=seat.calls_game + 1,
         calls_hand=seat.calls_hand + 1,
-        calls_round=seat.calls_round + 1,
     )
     facts.append(Called(seat.name, False, state.calls_used(state.seats[i])))
     return state
@@ -474,13 +494,41 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
             raise RuleViolation(f"no lay-down: {result.reason}")
         checked = list(result.melds)
         contract = True
+    count = sum(len(m) for m in melds)
+    _check_holds(state, i, count, f"a lay-down of {count} cards")
     _check_pack(state, [c for m in melds for c in m])
     laid = tuple(
         TableMeld(seat.name, m.kind, m.reading, m.stands_for) for m in checked if m.kind is not None
     )
     facts.append(LaidDown(seat.name, len(state.table) + 1, tuple(m.cards for m in laid), contract))
     state = replace(state, table=state.table + laid)
-    return _set_seat(state, i, down=True)
+    return _set_seat(state, i, down=True, laid=seat.laid + count)
+
+
+def _held(rules: Rules, round_number: int, calls: int) -> tuple[int, str]:
+    """The cards a player holds between turns before laying anything: the deal, two a call."""
+    dealt = rules.deal_sizes[round_number - 1]
+    why = f"{dealt} dealt"
+    if calls:
+        why += f" + 2 for {'1 call' if calls == 1 else f'each of {calls} calls'}"
+    return dealt + 2 * calls, why
+
+
+def _check_holds(state: State, i: int, count: int, what: str) -> None:
+    """Refuse laying `count` cards more than player `i` can have in hand on his turn.
+
+    On his turn he has drawn a card, so he holds one more than between turns, and he may lay
+    all of it and go out without a final discard.
+    """
+    seat = state.seats[i]
+    most, why = _held(state.rules, state.round, seat.calls_hand)
+    left = most + 1 - seat.laid
+    if count > left:
+        laid = f", {seat.laid} laid already" if seat.laid else ""
+        raise RuleViolation(
+            f"{what}, but {seat.name} holds at most {left} cards on his turn"
+            f" ({why} + 1 drawn{laid})"
+        )
 
 
 def _check_distinct(state: State, player: str, new: Sequence[Meld]) -> None:
@@ -534,6 +582,7 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     if not 1 <= event.meld <= len(state.table):
         raise UsageError(f"there is no table meld {event.meld}: the table has {len(state.table)}")
     meld = state.table[event.meld - 1]
+    _check_holds(state, i, 1, f"{event.player} tacks {event.card}")
     _check_pack(state, [event.card])
     if meld.kind is Kind.THREE:
         new = _tack_three(state, meld, event)
@@ -542,7 +591,8 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     table = list(state.table)
     table[event.meld - 1] = new
     facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards))
-    return replace(state, table=tuple(table))
+    state = replace(state, table=tuple(table))
+    return _set_seat(state, i, laid=state.seats[i].laid + 1)
 
 
 def _tack_three(state: State, meld: TableMeld, event: Tack) -> TableMeld:
@@ -663,7 +713,8 @@ def _stockout(state: State, facts: list[Fact]) -> State:
         facts.append(Reshuffled())
         return replace(state, stockouts=1)
     facts.append(Voided(state.round))
-    return _new_round(replace(state, void_rounds=(*state.void_rounds, state.round)), state.dealer)
+    void = VoidDeal(state.round, state.name(state.dealer), tuple(s.calls_hand for s in state.seats))
+    return _new_round(replace(state, voids=(*state.voids, void)), state.dealer)
 
 
 def _out(state: State, i: int, facts: list[Fact]) -> State:
@@ -687,13 +738,17 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
         raise RuleViolation(f"{seat.name} went out: {seat.name}'s hand is empty, 0 points")
     if seat.hand is not None:
         raise RuleViolation(f"{seat.name}'s hand is in already ({seat.hand} points)")
-    held = (state.rules.deal_sizes[state.round - 1], seat.calls_hand)
-    points = _hand_points(state.rules, seat.name, held, seat.down, event.cards, event.points)
-    if event.cards is not None:
-        _check_pack(state, (), [*state.hand_cards, *event.cards])
+    hands = [h for k, h in enumerate(state.hands) if k != i and h is not None]
+    taken = [*(c for m in state.table for c in m.cards), *(c for h in hands for c in h)]
+    held = _held(state.rules, state.round, seat.calls_hand)
+    points = _hand_points(
+        state.rules, seat.name, held, seat.laid if seat.down else None, taken, event
+    )
     facts.append(Scored(seat.name, points, event.cards))
     state = _set_seat(state, i, hand=points)
-    state = replace(state, hand_cards=(*state.hand_cards, *(event.cards or ())))
+    typed = [*state.hands]
+    typed[i] = event.cards
+    state = replace(state, hands=tuple(typed))
     if any(s.hand is None for s in state.seats):
         return state
     return _close_round(state, facts)
@@ -702,26 +757,34 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
 def _hand_points(
     rules: Rules,
     player: str,
-    held: tuple[int, int],
-    down: bool,
-    cards: tuple[Card, ...] | None,
-    points: int | None,
+    held: tuple[int, str],
+    laid: int | None,
+    taken: Sequence[Card],
+    event: Hand | Fix,
 ) -> int:
     """The points of a hand left at the end of a round, if that player could hold it.
 
-    `held` is (cards dealt, calls granted in the deal). Never down, a player holds exactly the
-    deal and two cards per call; down, 1 to that many (an empty hand is going out). Points
-    given as a number must be a score that many cards of the pack can make.
+    `held` is the cards held between turns before laying anything, and why; `laid` the cards
+    he laid down or tacked (None: never down). Never down, a player holds exactly that many;
+    down, 1 to that many less what he laid (an empty hand is going out). `taken` are the cards
+    on the table and in the other hands typed: the hand cannot need more copies than the pack
+    has beside them, and points given as a number must be a score the rest of the pack can
+    make with that many cards.
     """
+    cards, points = event.cards, event.points
     if (cards is None) == (points is None):
         raise UsageError("give the cards left in hand, or --points N")
-    dealt, calls = held
-    most = dealt + 2 * calls
-    why = f"{dealt} dealt" + (f" + 2 for each of {calls} calls" if calls > 1 else "")
-    why += " + 2 for 1 call" if calls == 1 else ""
-    if down:
-        counts = range(1, most + 1)
-        holds = f"{player} holds 1 to {most} cards ({why}, laid down)"
+    most, why = held
+    if laid is not None:
+        counts = range(1, most - laid + 1)
+        many = "1 card" if most - laid == 1 else f"1 to {most - laid} cards"
+        holds = f"{player} holds {many} ({why}, {laid} laid down or tacked)"
+        if not counts:
+            holds = (
+                f"{player} holds no card ({why}, {laid} laid down or tacked): only who went out"
+                " empties his hand"
+            )
+            raise RuleViolation(f"a hand for {player}, but {holds}")
     else:
         counts = range(most, most + 1)
         holds = f"{player} holds {most} cards ({why}, never laid down)"
@@ -729,13 +792,26 @@ def _hand_points(
         if len(cards) not in counts:
             raise RuleViolation(f"{len(cards)} cards typed, but {holds}")
         rules.check_cards(cards, limit=most)
+        seen = Counter(taken) + Counter(cards)
+        for card, n in sorted(seen.items()):
+            limit = rules.jokers if card.is_joker else rules.decks
+            if n > limit and card in cards:
+                raise UsageError(
+                    f"{n} x {card} this round with the table and the other hands:"
+                    f" the pack holds only {limit}"
+                )
         return sum(penalty(c) for c in cards)
     assert points is not None
-    possible = frozenset[int]().union(*(reachable(rules, n) for n in counts))
+    possible = frozenset[int]().union(*(reachable(rules, n, taken) for n in counts))
     if points not in possible:
+        if not possible:
+            raise RuleViolation(f"{points} points typed, but {holds}: the pack has no such hand")
         low, high = min(possible), max(possible)
         gap = "" if points < low or points > high else f", but never {points}"
-        raise RuleViolation(f"{points} points typed, but {holds}: they score {low} to {high}{gap}")
+        left = ", from what the table and the hands typed leave of the pack" if taken else ""
+        raise RuleViolation(
+            f"{points} points typed, but {holds}: they score {low} to {high}{gap}{left}"
+        )
     return points
 
 
@@ -756,8 +832,11 @@ def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
     played = state.played[event.round - 1]
     if played.out == seat.name:
         raise RuleViolation(f"{seat.name} went out in round {event.round}: 0 points, no hand")
-    held = (state.rules.deal_sizes[event.round - 1], played.calls_in_deal[i])
-    points = _hand_points(state.rules, seat.name, held, played.down[i], event.cards, event.points)
+    held = _held(state.rules, event.round, played.calls[i])
+    hands = [h for k, h in enumerate(played.hands) if k != i and h is not None]
+    taken = [*played.table, *(c for h in hands for c in h)]
+    laid = played.laid[i] if played.down[i] else None
+    points = _hand_points(state.rules, seat.name, held, laid, taken, event)
     before = seat.scores[event.round - 1]
     if points == before:
         raise RuleViolation(
@@ -768,7 +847,9 @@ def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
     state = _set_seat(state, i, scores=tuple(scores))
     corrected = tuple(c or k == i for k, c in enumerate(played.corrected))
     rounds = list(state.played)
-    rounds[event.round - 1] = replace(played, corrected=corrected)
+    hands_now = list(played.hands)
+    hands_now[i] = event.cards
+    rounds[event.round - 1] = replace(played, corrected=corrected, hands=tuple(hands_now))
     state = replace(state, played=tuple(rounds))
     facts.append(Fixed(event.round, seat.name, before, points, event.cards, state.seats[i].total))
     if state.is_over:
@@ -781,10 +862,12 @@ def _close_round(state: State, facts: list[Fact]) -> State:
     record = Played(
         dealer=state.name(state.dealer),
         out=state.name(state.out) if state.out is not None else "",
-        calls=tuple(s.calls_round for s in seats),
-        calls_in_deal=tuple(s.calls_hand for s in seats),
+        calls=tuple(s.calls_hand for s in seats),
         down=tuple(s.down for s in seats),
         corrected=tuple(False for _ in seats),
+        laid=tuple(s.laid for s in seats),
+        table=tuple(c for m in state.table for c in m.cards),
+        hands=state.hands,
     )
     state = replace(state, seats=seats, played=(*state.played, record))
     if state.round >= state.rounds:
@@ -795,17 +878,12 @@ def _close_round(state: State, facts: list[Fact]) -> State:
     dealer = (state.dealer + 1) % len(seats)  # the deal passes to the left
     contract = state.rules.contract(state.round + 1).code
     facts.append(RoundClosed(state.round, state.name(dealer), contract))
-    return _new_round(replace(state, round=state.round + 1), dealer, new_round=True)
+    return _new_round(replace(state, round=state.round + 1), dealer)
 
 
-def _new_round(state: State, dealer: int, new_round: bool = False) -> State:
-    """A fresh deal: nobody down, no table; a void deal keeps the round's calls."""
-    seats = tuple(
-        replace(
-            s, down=False, hand=None, calls_hand=0, calls_round=0 if new_round else s.calls_round
-        )
-        for s in state.seats
-    )
+def _new_round(state: State, dealer: int) -> State:
+    """A fresh deal: nobody down, nothing laid, no table, no calls in it yet."""
+    seats = tuple(replace(s, down=False, hand=None, calls_hand=0, laid=0) for s in state.seats)
     return replace(
         state,
         seats=seats,
@@ -814,7 +892,7 @@ def _new_round(state: State, dealer: int, new_round: bool = False) -> State:
         table=(),
         stockouts=0,
         out=None,
-        hand_cards=(),
+        hands=tuple(None for _ in seats),
     )
 
 
@@ -985,6 +1063,9 @@ def summary(state: State) -> dict[str, object]:
             for n, m in enumerate(state.table, start=1)
         ],
         "void_rounds": list(state.void_rounds),
+        "void_deals": [
+            {"round": v.round, "dealer": v.dealer, "calls": list(v.calls)} for v in state.voids
+        ],
         "rounds_played": done,
         "winner": (winners[0] if len(winners) == 1 else list(winners)) if winners else None,
         "events": state.events,

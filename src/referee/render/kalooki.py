@@ -3,10 +3,11 @@ calls; this round's situation under it (the melds on the table, numbered, and wh
 
 A round's row names who dealt it, and each cell marks what a paper sheet marks beside the
 score: `*` on the 0 of who went out, a tick `'` a call made that round (`"` two, where room
-is short), `~` a hand corrected after the round closed. When the screen is narrow the row's
-prefix gives way first (the contract in words, then the cards dealt, then the contract code),
-never the space between two scores; when it is short, the rounds not yet played give way
-before the ones played.
+is short), `~` a hand corrected after the round closed. A void deal has its own row above the
+round dealt again: its calls are ticked there (`-`, no score), not on the round's row.
+When the screen is narrow the row's prefix gives way first (the contract in words, then the
+cards dealt, then the contract code), never the space between two scores; when it is short,
+the rounds not yet played give way before the ones played.
 """
 
 from __future__ import annotations
@@ -18,12 +19,18 @@ from typing import NamedTuple
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.kalooki_game import Phase, State
+from referee.games.kalooki_game import Phase, State, VoidDeal
 from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
-LEGEND = {"*": "went out", "'": "a call", '"': "two calls", "~": "corrected"}
+LEGEND = {
+    "*": "went out",
+    "'": "a call",
+    '"': "two calls",
+    "~": "corrected",
+    "-": "void deal",
+}
 
 
 class Ticks(Enum):
@@ -72,8 +79,17 @@ def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
             continue
         mark = "*" if k == state.out else ""
         score = "." if seat.hand is None else str(seat.hand)
-        cells.append(mark + _ticks(seat.calls_round, ticks) + score)
+        cells.append(mark + _ticks(seat.calls_hand, ticks) + score)
     return cells
+
+
+def _void_cells(void: VoidDeal, ticks: Ticks) -> list[str]:
+    """A void deal's cells: its calls, and `-` for the score nobody had."""
+    return [_ticks(calls, ticks) + "-" for calls in void.calls]
+
+
+def _has_calls(void: VoidDeal) -> bool:
+    return any(void.calls)
 
 
 class Part(NamedTuple):
@@ -120,6 +136,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
     for ticks in Ticks:
         cells = [c for r in numbers for c in _cells(state, r, ticks)]
+        cells += [c for v in state.voids if v.round in numbers for c in _void_cells(v, ticks)]
         cells += [str(s.total) for s in state.seats] + [str(s.calls_game) for s in state.seats]
         cell = 1 + max(len(c) for c in cells)
         for parts, least in [*((o, 3) for o in options), ((), 1)]:
@@ -142,8 +159,9 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
     heads = short_names(state, cell - 1)
     dealers = _dealers(state, heads, layout.dealer)
 
-    def prefix(number: int) -> str:
-        cur = ">" if number == state.round and not state.is_over else " "
+    def prefix(number: int, void: bool = False) -> str:
+        current = number == state.round and not state.is_over and not void
+        cur = ">" if current else " "
         text = f"{number:>2}{cur}" + "".join(f" {p.write(number)}" for p in layout.parts)
         if layout.dealer:
             text += f" {dealers.get(number, ''):<{layout.dealer}}"
@@ -153,11 +171,14 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
     if layout.dealer:
         head += " by"  # dealt by
     rows = [_line(f"{head:<{wide}}", heads, cell, "bold")]
-    voids = list(state.void_rounds)
     for number in numbers:
-        while number in voids:  # a void deal shows where it was played, then the round again
-            voids.remove(number)
-            rows.append(Text(prefix(number) + "void, dealt again", style="dim"))
+        for void in (v for v in state.voids if v.round == number):
+            # a void deal shows where it was played, with the calls made in it; then the round
+            if _has_calls(void):
+                cells = _void_cells(void, layout.ticks)
+                rows.append(_line(prefix(number, True), cells, cell, "dim"))
+            else:
+                rows.append(Text(prefix(number, True) + " void, dealt again", style="dim"))
         current = number == state.round and not state.is_over
         cells = _cells(state, number, layout.ticks)
         rows.append(_line(prefix(number), cells, cell, "bold" if current else ""))
@@ -208,12 +229,12 @@ def legend(state: State, rows: Sequence[Text], heads: Sequence[str], width: int)
     return lines
 
 
-def _fill(items: Sequence[str], width: int) -> list[str]:
-    """Items joined by commas, a new line where the next would not fit: never cut mid-item."""
+def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
+    """Items joined by `between`, a new line where the next would not fit: never cut mid-item."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + 2 + len(item) <= width:
-            lines[-1] += ", " + item
+        if lines and len(lines[-1]) + len(between) + len(item) <= width:
+            lines[-1] += between + item
         else:
             lines.append(item)
     return lines
@@ -228,8 +249,12 @@ def situation(state: State, width: int = 40) -> list[Text]:
         said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
         lines.append(Text(f"{said} with {low}", style="bold green"))
         return lines
-    for number, meld in enumerate(state.table, start=1):
-        lines.append(Text(f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"))
+    melds = [
+        f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"
+        for number, meld in enumerate(state.table, start=1)
+    ]
+    # several melds a line, so the ruling stays on a short screen however many are down
+    lines += [Text(line) for line in _fill(melds, width, "  ")]
     if state.stockouts:
         lines.append(Text("the stock ran out once: a second time voids the round"))
     contract = state.rules.contract(state.round)
