@@ -334,6 +334,7 @@ def test_session_text_reads_back_exactly(
         events=tuple(events),
         undone=tuple(events[:2]),
         created="2026-11-29T00:00:00+00:00",
+        id="0123456789abcdef" * 2,
     )
     assert storage.session_from_doc(tomllib.loads(storage.session_to_text(session))) == session
 

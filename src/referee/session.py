@@ -34,6 +34,9 @@ class Session:
     undone: tuple[EventData, ...] = ()  # redo stack, last undone last
     created: str = ""
     updated: str = ""
+    # Who this session is, whatever its file is called: 32 lowercase hex digits, random at
+    # `new`, kept through saves, exports and imports. Empty only before `storage.create`.
+    id: str = ""
 
     @property
     def engine(self) -> Game[Any, Any, Any, Any]:
@@ -50,6 +53,39 @@ class ReplayError(RefereeError):
         super().__init__(f"event {number}: {error}")
         self.number = number
         self.error = error
+
+
+_ID_RE = re.compile(r"[0-9a-f]{32}", re.ASCII)
+
+
+def new_id() -> str:
+    """A fresh random session id."""
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def check_id(text: object) -> str:
+    """A session id as files hold it: 32 lowercase hex digits."""
+    if not isinstance(text, str) or not _ID_RE.fullmatch(text):
+        raise UsageError(f"'id' must be 32 lowercase hex digits, not {text!r:.40}")
+    return text
+
+
+def derived_id(session: Session) -> str:
+    """The id of a session from before ids: a digest of what cannot change once it began (its
+    game, creation time, players and first events), so every read of it gives the same id and
+    a hand copy of it the same one."""
+    import hashlib
+    import json
+
+    basis = [
+        session.game,
+        session.created,
+        [[p.name, p.nickname] for p in session.players],
+        [dict(e) for e in session.events[:8]],
+    ]
+    return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def check_session_name(text: str) -> str:
@@ -134,6 +170,16 @@ def states(session: Session) -> Iterator[Any]:
         except RefereeError as error:
             raise ReplayError(number, error) from None
         yield state
+
+
+def check_undone(session: Session) -> None:
+    """Every event on the redo stack is an event of the game (it is applied only at `redo`)."""
+    engine = session.engine
+    for number, data in enumerate(session.undone, start=1):
+        try:
+            event_of(engine, data)
+        except RefereeError as error:
+            raise UsageError(f"undone event {number}: {error}") from None
 
 
 def replay(session: Session) -> Any:
