@@ -94,8 +94,10 @@ def json_document(session: Session, session_doc: Mapping[str, Any], summary: Any
 
 def session_doc_of(document: object) -> Mapping[str, Any]:
     """The session document inside a JSON export, or `ValueError` saying what is wrong."""
-    if not isinstance(document, dict) or document.get("referee_export") != EXPORT_FORMAT:
+    version = document.get("referee_export") if isinstance(document, dict) else None
+    if type(version) is not int or version != EXPORT_FORMAT:  # not 1.0, not true
         raise ValueError(f"not a referee export (referee_export = {EXPORT_FORMAT} is missing)")
+    assert isinstance(document, dict)
     found = document.get("session")
     if not isinstance(found, dict):
         raise ValueError("the export holds no session table")
@@ -103,11 +105,25 @@ def session_doc_of(document: object) -> Mapping[str, Any]:
 
 
 def _md(text: str) -> str:
-    """Text inside Markdown: characters that would format or link are escaped."""
+    """Text inside Markdown: characters that would format, link or make an entity are
+    escaped, and a name that looks like a URL or an address is kept from autolinking.
+
+    >>> _md("A&B <b> www.x.io a@b.c http://x")
+    'A&amp;B \\\\<b\\\\> www\\\\.x.io a\\\\@b.c http\\\\://x'
+    """
+    import re
+
     out = []
     for char in text:
-        out.append("\\" + char if char in "\\`*_[]<>#|~" else char)
-    return "".join(out)
+        if char == "&":
+            out.append("&amp;")  # else `&lt;` in a name shows as `<`
+        elif char in "\\`*_[]<>#|~@":  # @: GitHub autolinks a@b.c
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    # GitHub autolinks www.x.y and scheme://...; an escaped character breaks the pattern.
+    escaped = re.sub(r"(?i)\b(www)\.", r"\1\\.", "".join(out))
+    return escaped.replace("://", "\\://")
 
 
 def markdown(session: Session, result: Outcome, card_text: str) -> str:
@@ -196,11 +212,20 @@ class Summary:
     finished: bool
     winners: list[str]
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
+    events: int = 0  # how many events it summarises
+
+    def agrees_with(self, session: Session) -> bool:
+        """Whether this is a summary of `session` as its file holds it now."""
+        return (
+            self.game == session.game
+            and self.players == [p.name for p in session.players]
+            and self.events == len(session.events)
+        )
 
     def to_plain(self) -> dict[str, Any]:
         """As JSON data."""
         return {"game": self.game, "players": self.players, "finished": self.finished,
-                "winners": self.winners, "tally": self.tally}  # fmt: skip
+                "winners": self.winners, "tally": self.tally, "events": self.events}  # fmt: skip
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
@@ -210,16 +235,17 @@ class Summary:
         game, players, winners, tally = (
             data.get(k) for k in ("game", "players", "winners", "tally")
         )
-        finished = data.get("finished")
+        finished, events = data.get("finished"), data.get("events")
         if not (
             isinstance(game, str) and game in games.BY_NAME and isinstance(finished, bool)
             and _names(players) and _names(winners) and isinstance(tally, dict)
+            and type(events) is int and events >= 0
             and all(isinstance(p, str) and isinstance(row, dict)
                     and all(isinstance(k, str) and type(v) is int for k, v in row.items())
                     for p, row in tally.items())
         ):  # fmt: skip
             raise ValueError("not a summary")
-        return cls(game, list(players), finished, list(winners), tally)  # type: ignore[arg-type]
+        return cls(game, list(players), finished, list(winners), tally, events)  # type: ignore[arg-type]
 
 
 def _names(value: object) -> bool:
@@ -242,6 +268,7 @@ def summarise(session: Session) -> Summary:
         result.finished,
         list(result.winners),
         engine.tally(after),
+        len(session.events),
     )
 
 

@@ -103,7 +103,12 @@ def parse_players(
     """Players from `Name` or `Name=Nickname`, plus `--nick Name=Nickname` options."""
     players: list[PlayerInfo] = []
     for spec in specs:
-        name, _, nick = spec.partition("=")
+        name, sep, nick = spec.partition("=")
+        if sep and not name.strip():
+            raise UsageError(
+                f"bad player {quote(spec)}: the name goes before '=', the nickname after,"
+                " like Ann=Annie"
+            )
         nickname = check_name(nick, "nickname") if nick.strip() else None
         players.append(PlayerInfo(check_name(name), nickname))
     for spec in nicknames:

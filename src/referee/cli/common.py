@@ -129,15 +129,23 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
     return loaded.state
 
 
-def every_session(ctx: typer.Context) -> Iterator[storage.Loaded]:
-    """Every session in the data folder that loads; one that does not is skipped with a
-    warning line naming its file."""
+def every_session(ctx: typer.Context) -> list[storage.Loaded]:
+    """Every session in the data folder that loads, each once: a file that does not load, or
+    a hand copy of one already counted (the same `Session.id`), is skipped with a warning line
+    naming its file. Counting commands (stats, ratings, SQLite) all go through here."""
     space = workspace(ctx)
-    for path in storage.session_files(space.home):
-        try:
-            yield storage.load(path, space.cache)
-        except RefereeError as error:
-            output.warning_line(f"skipped {path.name}: {error}")
+
+    def loaded() -> Iterator[storage.Loaded]:
+        for path in storage.session_files(space.home):
+            try:
+                yield storage.load(path, space.cache)
+            except RefereeError as error:
+                output.warning_line(f"skipped {path.name}: {error}")
+
+    def copy(kept: storage.Loaded, skipped: storage.Loaded) -> None:
+        output.warning_line(f"skipped {skipped.path.name}: a copy of {kept.path.name}")
+
+    return storage.unique_sessions(loaded(), copy)
 
 
 # ---------------------------------------------------------------------------- starting

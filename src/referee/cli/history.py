@@ -21,6 +21,7 @@ from referee.cli.common import (
 )
 from referee.errors import RefereeError, StorageError, UsageError
 from referee.session import check_session_name, replay
+from referee.text import printable
 
 
 class Format(Enum):
@@ -63,17 +64,19 @@ def export(
     As CSV rows, JSON (which 'import' reads back), a Markdown report, the card as HTML or
     SVG to share, or with sqlite (and --all, every session) a database.
     """
+    to_stdout = out is not None and str(out) == storage.STDOUT  # `-o -`
     if format is Format.SQLITE:
         if out is None:
-            raise UsageError("sqlite is a binary file: give -o FILE")
+            raise UsageError("sqlite is a binary file: give -o FILE (or -o - for stdout)")
         _export_sqlite(ctx, out, force, all_sessions, session)
-        output.print_text(f"exported to {out}")
+        if not to_stdout:
+            output.print_text(f"exported to {out}")
         return
     if all_sessions:
         raise UsageError("--all goes with --format sqlite")
     loaded = open_session(ctx, session)
     text = _render(loaded, format)
-    if out is None:
+    if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
     storage.write_new(out, text.encode("utf-8"), force=force)
@@ -131,14 +134,20 @@ def _card_export(loaded: storage.Loaded, format: Format) -> str:
 def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
+    from dataclasses import replace
+
     space = workspace(ctx)
+    # --all: each session once, however many copies of its file there are.
     chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
     tables: dict[str, list[tuple[Any, ...]]] = {"sessions": [], "players": [], "events": [],
                                                  "results": []}  # fmt: skip
     for loaded in chosen:
         engine = loaded.session.engine
+        # Keyed by the file's name, unique in the data folder (two files may share a `name`);
+        # the path is the file's name only: an export carries no home folder.
+        session = replace(loaded.session, name=loaded.path.stem)
         found = history.sqlite_rows(
-            loaded.session, str(loaded.path), engine.outcome(loaded.state), loaded.state
+            session, loaded.path.name, engine.outcome(loaded.state), loaded.state
         )
         for table, rows in found.items():
             tables[table] += rows
@@ -149,30 +158,47 @@ def import_session(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A JSON export.")],
     name: NameOpt = None,
+    as_copy: Annotated[
+        bool, typer.Option("--as-copy", help="Import a session that is here already, anew.")
+    ] = False,
 ) -> None:
     """Import a JSON export.
 
     It becomes a new session that replays to the same state; a file that does not replay is
-    refused with the event number, and nothing is written.
+    refused with the event number, and nothing is written. A session already in the data
+    folder (the same id) is refused unless --as-copy gives it a new id.
     """
     import json
+    from dataclasses import replace
+
+    from referee.session import new_id
 
     raw = storage.read_bytes(file, "JSON export")
+    where = storage.shown(file)
     try:
         doc = history.session_doc_of(json.loads(raw))
     except (ValueError, RecursionError) as error:
-        raise StorageError(
-            f"{storage.shown(file)}: not a referee export: {str(error)[:80]}"
-        ) from None
+        raise StorageError(f"{where}: not a referee export: {str(error)[:80]}") from None
+    session = storage.session_from_export(dict(doc), where)
     try:
-        session = storage.session_from_doc(doc)
         state = replay(session)
     except RefereeError as error:
-        raise StorageError(f"{storage.shown(file)}, {error}") from None
+        raise StorageError(f"{where}, {error}") from None
     space = workspace(ctx)
+    if as_copy:
+        session = replace(session, id=new_id())
+    else:  # an export from before ids carries its derived id, as its file does
+        for path in storage.session_files(space.home):
+            try:
+                here = storage.load(path, space.cache).session.id
+            except RefereeError:
+                continue  # an unreadable file holds no session to collide with
+            if here == session.id:
+                raise UsageError(
+                    f"{printable(file.name)} is already here as {path.stem}:"
+                    " add --as-copy to import it again as another session"
+                )
     new_name = check_session_name(name or session.name or "imported")
-    from dataclasses import replace
-
     session = replace(session, name=new_name)
     path = space.home.session_path(new_name)
     storage.create(path, session, state, keep_created=True)
@@ -218,27 +244,36 @@ def _summaries(ctx: typer.Context) -> list[history.Summary]:
     )
     fresh: dict[str, Any] = {}
     found = []
+    ids: dict[str, str] = {}  # session id -> the file counted for it
     for path in storage.session_files(space.home):
         try:
             raw = storage.read_bytes(path, "session file")
+            # Always parsed from the file: a kept summary is only used when it agrees with it.
+            parsed = storage.parse_session(path, raw, storage.digest_of(raw))
         except RefereeError as error:
             output.warning_line(f"skipped {path.name}: {error}")
             continue
-        digest = storage.digest_of(raw)
+        session = parsed.session
         entry = old.get(str(path))
         summary = None
-        if isinstance(entry, dict) and entry.get("digest") == digest:
+        if isinstance(entry, dict) and entry.get("digest") == parsed.digest:
             try:
                 summary = history.Summary.from_plain(entry.get("summary"))
             except ValueError:
                 summary = None
+        if summary is not None and not summary.agrees_with(session):
+            summary = None  # planted or stale: rebuilt below
         if summary is None:
             try:
                 summary = history.summarise(storage.load_bytes(path, raw).session)
             except RefereeError as error:
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
-        fresh[str(path)] = {"digest": digest, "summary": summary.to_plain()}
+        fresh[str(path)] = {"digest": parsed.digest, "summary": summary.to_plain()}
+        if session.id in ids:  # a copy made by hand: one night, counted once
+            output.warning_line(f"skipped {path.name}: a copy of {ids[session.id]}")  # as above
+            continue
+        ids[session.id] = path.name
         found.append(summary)
     if fresh != old:
         space.cache.write_document("stats", {"code": key, "entries": fresh})
@@ -276,14 +311,17 @@ def delete(
     pointed there. Asks at a terminal; needs --yes otherwise.
     """
     space = workspace(ctx)
-    path = space.path(name)
-    storage.read_bytes(path, "session file")
+    path = storage.locate(space.home, name)  # a link is deleted as a link
+    storage.read_bytes(storage.follow_links(path), "session file")
     if not yes:
         if not sys.stdin.isatty():
             raise UsageError(f"delete {path.stem}? not at a terminal: add --yes")
         if not typer.confirm(f"delete {path.stem} for good?", default=False):
             raise typer.Abort()
-    storage.remove_session(space.home, path)
+    real = storage.follow_links(path)
+    if storage.remove_session(space.home, path):
+        output.print_text(f"deleted the link {path.stem}; {storage.shown(real)} is kept")
+        return
     space.cache.forget(path)
     output.print_text(f"deleted {path.stem}")
 

@@ -32,6 +32,8 @@ SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
 HISTORY_LINES = 1000
 
+MAX_LINE = 4096  # characters: far past any move, far below what takes shlex long
+
 
 class Shell:
     """One session's prompt loop."""
@@ -91,6 +93,11 @@ class Shell:
 
     def do(self, line: str) -> int | None:
         """Run one line; None means quit."""
+        if len(line) > MAX_LINE:  # refused before parsing: shlex takes quadratic time
+            output.error_line(
+                f"line too long ({len(line)} characters): a shell line is at most {MAX_LINE}"
+            )
+            return 2
         line = line.strip()
         if not line or line.startswith("#"):
             return 0

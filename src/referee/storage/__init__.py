@@ -19,7 +19,7 @@ from referee.storage.codec import (
     session_to_doc,
     session_to_text,
 )
-from referee.storage.exports import write_new, write_sqlite
+from referee.storage.exports import STDOUT, write_new, write_sqlite
 from referee.storage.files import MAX_FILE_BYTES, read_bytes, read_text, shown
 from referee.storage.home import (
     Home,
@@ -57,6 +57,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MIGRATIONS",
     "SCHEMA",
+    "STDOUT",
     "Cache",
     "Change",
     "Home",
