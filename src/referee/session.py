@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import games
@@ -34,9 +34,10 @@ class Session:
     undone: tuple[EventData, ...] = ()  # redo stack, last undone last
     created: str = ""
     updated: str = ""
-    # Who this session is, whatever its file is called: 32 lowercase hex digits, random at
-    # `new`, kept through saves, exports and imports. Empty only before `storage.create`.
-    id: str = ""
+    # Who this session is, whatever its file is called: 32 lowercase hex digits, random when
+    # made (`new`), kept through saves, exports and imports; a file from before ids gets one
+    # derived from its content (`derived_id`).
+    id: str = field(default_factory=lambda: new_id())
 
     @property
     def engine(self) -> Game[Any, Any, Any, Any]:
