@@ -471,7 +471,9 @@ def test_a_hand_copy_is_named_and_counted_once(referee: Runner, home: Path, tmp_
     result = referee("export", "-f", "sqlite", "--all", "-o", str(out))
     assert result.code == 0 and "friday2.toml" in result.err
     db = sqlite3.connect(out)
-    assert db.execute("SELECT COUNT(*) FROM sessions").fetchone() == (1,)
+    assert db.execute("SELECT name, id FROM sessions").fetchall() == [
+        ("friday", storage.load(session_file(home)).session.id)
+    ]
     db.close()
 
 

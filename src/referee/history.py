@@ -152,7 +152,8 @@ def markdown(session: Session, result: Outcome, card_text: str) -> str:
 SQLITE_SCHEMA = """
 CREATE TABLE sessions (
     name TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT, status TEXT NOT NULL,
-    created TEXT, updated TEXT, events INTEGER NOT NULL
+    created TEXT, updated TEXT, events INTEGER NOT NULL,
+    id TEXT NOT NULL  -- Session.id: the same night in two databases has the same id
 );
 CREATE TABLE players (
     session TEXT NOT NULL REFERENCES sessions(name), seat INTEGER NOT NULL,
@@ -186,6 +187,7 @@ def sqlite_rows(
                 session.created,
                 session.updated,
                 len(session.events),
+                session.id,
             )
         ],
         "players": [(session.name, k, p.name, p.nickname) for k, p in enumerate(session.players)],

@@ -142,10 +142,12 @@ def every_session(ctx: typer.Context) -> list[storage.Loaded]:
             except RefereeError as error:
                 output.warning_line(f"skipped {path.name}: {error}")
 
-    def copy(kept: storage.Loaded, skipped: storage.Loaded) -> None:
-        output.warning_line(f"skipped {skipped.path.name}: a copy of {kept.path.name}")
+    return storage.unique_sessions(loaded(), skip_copy)
 
-    return storage.unique_sessions(loaded(), copy)
+
+def skip_copy(kept: storage.Loaded, skipped: storage.Loaded) -> None:
+    """The warning line for a session file skipped as a copy of one already counted."""
+    output.warning_line(f"skipped {skipped.path.name}: a copy of {kept.path.name}")
 
 
 # ---------------------------------------------------------------------------- starting

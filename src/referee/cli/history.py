@@ -17,6 +17,7 @@ from referee.cli.common import (
     SessionOpt,
     every_session,
     open_session,
+    skip_copy,
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
@@ -242,38 +243,37 @@ def _summaries(ctx: typer.Context) -> list[history.Summary]:
     old: dict[str, Any] = (
         kept.get("entries", {}) if isinstance(kept, dict) and kept.get("code") == key else {}
     )
-    fresh: dict[str, Any] = {}
-    found = []
-    ids: dict[str, str] = {}  # session id -> the file counted for it
+    parsed: list[storage.Loaded] = []
+    raws: dict[Path, bytes] = {}
     for path in storage.session_files(space.home):
         try:
             raw = storage.read_bytes(path, "session file")
             # Always parsed from the file: a kept summary is only used when it agrees with it.
-            parsed = storage.parse_session(path, raw, storage.digest_of(raw))
+            parsed.append(storage.parse_session(path, raw, storage.digest_of(raw)))
         except RefereeError as error:
             output.warning_line(f"skipped {path.name}: {error}")
             continue
-        session = parsed.session
+        raws[path] = raw
+    fresh: dict[str, Any] = {}
+    found = []
+    for one in storage.unique_sessions(parsed, skip_copy):  # a hand copy counts once
+        path = one.path
         entry = old.get(str(path))
         summary = None
-        if isinstance(entry, dict) and entry.get("digest") == parsed.digest:
+        if isinstance(entry, dict) and entry.get("digest") == one.digest:
             try:
                 summary = history.Summary.from_plain(entry.get("summary"))
             except ValueError:
                 summary = None
-        if summary is not None and not summary.agrees_with(session):
+        if summary is not None and not summary.agrees_with(one.session):
             summary = None  # planted or stale: rebuilt below
         if summary is None:
             try:
-                summary = history.summarise(storage.load_bytes(path, raw).session)
+                summary = history.summarise(storage.load_bytes(path, raws[path]).session)
             except RefereeError as error:
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
-        fresh[str(path)] = {"digest": parsed.digest, "summary": summary.to_plain()}
-        if session.id in ids:  # a copy made by hand: one night, counted once
-            output.warning_line(f"skipped {path.name}: a copy of {ids[session.id]}")  # as above
-            continue
-        ids[session.id] = path.name
+        fresh[str(path)] = {"digest": one.digest, "summary": summary.to_plain()}
         found.append(summary)
     if fresh != old:
         space.cache.write_document("stats", {"code": key, "entries": fresh})
