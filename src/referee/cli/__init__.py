@@ -249,8 +249,9 @@ def list_sessions(
         rows = [r for r in rows if r["game"] == wanted]
     if json_out:
         keys = ("name", "game", "players", "status", "winners", "updated", "path")
+        extra = ("copy_of",)  # only on a hand copy of another file
         output.print_json(
-            [{k: r[k] for k in (*keys, "copy_of") if k in r or k != "copy_of"} for r in rows]
+            [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
         )
         return
     if not rows:

@@ -191,7 +191,8 @@ def import_session(
     else:  # an export from before ids carries its derived id, as its file does
         for path in storage.session_files(space.home):
             try:
-                here = storage.load(path, space.cache).session.id
+                held = storage.read_bytes(path, "session file")
+                here = storage.parse_session(path, held, storage.digest_of(held)).session.id
             except RefereeError:
                 continue  # an unreadable file holds no session to collide with
             if here == session.id:
