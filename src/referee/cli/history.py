@@ -17,7 +17,6 @@ from referee.cli.common import (
     SessionOpt,
     every_session,
     open_session,
-    skip_copy,
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
@@ -33,16 +32,14 @@ class Format(Enum):
     MD = "md"
     HTML = "html"
     SVG = "svg"
+    PNG = "png"
     SQLITE = "sqlite"
-
-
-SHARE_WIDTH = 48  # html and svg cards: a phone's screen, with room to spare
 
 
 def export(
     ctx: typer.Context,
     format: Annotated[
-        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg or sqlite.")
+        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg, png or sqlite.")
     ] = Format.CSV,
     out: Annotated[
         Path | None,
@@ -58,12 +55,16 @@ def export(
     all_sessions: Annotated[
         bool, typer.Option("--all", help="sqlite: every session in the data folder.")
     ] = False,
+    scores: Annotated[
+        bool, typer.Option("--scores", help="csv: one player,score row a player an event.")
+    ] = False,
     session: SessionOpt = None,
 ) -> None:
     """Export a session.
 
-    As CSV rows, JSON (which 'import' reads back), a Markdown report, the card as HTML or
-    SVG to share, or with sqlite (and --all, every session) a database.
+    As CSV rows, JSON (which 'import' reads back), a Markdown report, the share card as a
+    page (html), a picture (svg, or png with the png extra), or with sqlite (and --all, every
+    session) a database.
     """
     to_stdout = out is not None and str(out) == storage.STDOUT  # `-o -`
     if format is Format.SQLITE:
@@ -75,8 +76,19 @@ def export(
         return
     if all_sessions:
         raise UsageError("--all goes with --format sqlite")
+    if scores and format is not Format.CSV:
+        raise UsageError("--scores goes with --format csv")
     loaded = open_session(ctx, session)
-    text = _render(loaded, format)
+    if format is Format.PNG:
+        if out is None or to_stdout:
+            raise UsageError("png is a binary file: give -o FILE")
+        from referee.render.share import share_card
+        from referee.render.share_png import png
+
+        storage.write_new(out, png(share_card(loaded.session, loaded.state)), force=force)
+        output.print_text(f"exported to {out}")
+        return
+    text = history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format)
     if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
@@ -103,56 +115,47 @@ def _render(loaded: storage.Loaded, format: Format) -> str:
         case Format.MD:
             return history.markdown(session, engine.outcome(state), _card_text(loaded, 60))
         case Format.HTML | Format.SVG:
-            return _card_export(loaded, format)
-    raise AssertionError(format)  # pragma: no cover - sqlite is written elsewhere
+            from referee.render import share
 
-
-def _recorded(loaded: storage.Loaded, width: int) -> Any:
-    from rich.console import Console
-
-    render = games.module(loaded.session.game, "render")
-    import io
-
-    console = Console(record=True, width=width, file=io.StringIO(), color_system="truecolor",
-                      highlight=False, emoji=False)  # fmt: skip
-    console.print(render.card(loaded.state, loaded.session.name, width, compact=False))
-    return console
+            card = share.share_card(session, state)
+            return share.svg(card) if format is Format.SVG else share.page(card)
+    raise AssertionError(format)  # pragma: no cover - sqlite and png are written elsewhere
 
 
 def _card_text(loaded: storage.Loaded, width: int) -> str:
-    text: str = _recorded(loaded, width).export_text(styles=False)
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    from referee.render.share import card_text
 
-
-def _card_export(loaded: storage.Loaded, format: Format) -> str:
-    console = _recorded(loaded, SHARE_WIDTH)
-    title = f"{loaded.session.game}: {loaded.session.name}"
-    if format is Format.SVG:
-        return str(console.export_svg(title=title))
-    return str(console.export_html(inline_styles=True))
+    render = games.module(loaded.session.game, "render")
+    return card_text(render.card(loaded.state, loaded.session.name, width, compact=False),
+                     width) + "\n"  # fmt: skip
 
 
 def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
-    from dataclasses import replace
-
     space = workspace(ctx)
-    # --all: each session once, however many copies of its file there are.
     chosen = every_session(ctx) if all_sessions else [storage.load(space.path(ref), space.cache)]
-    tables: dict[str, list[tuple[Any, ...]]] = {"sessions": [], "players": [], "events": [],
-                                                 "results": []}  # fmt: skip
-    for loaded in chosen:
-        engine = loaded.session.engine
-        # Keyed by the file's name, unique in the data folder (two files may share a `name`);
-        # the path is the file's name only: an export carries no home folder.
-        session = replace(loaded.session, name=loaded.path.stem)
+    tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in history.SQLITE_TABLES}
+    # each identity once (every_session keeps the original), oldest first: the same nights
+    # give the same file
+    summaries = [(history.summarise(loaded.session), loaded) for loaded in chosen]
+    summaries.sort(key=lambda pair: (pair[0].played, pair[0].id))
+    for summary, loaded in summaries:
         found = history.sqlite_rows(
-            session, loaded.path.name, engine.outcome(loaded.state), loaded.state
+            loaded.session, _data_path(space.home, loaded.path), summary, loaded.state
         )
         for table, rows in found.items():
             tables[table] += rows
     storage.write_sqlite(out, history.SQLITE_SCHEMA, tables, force=force)
+
+
+def _data_path(home: storage.Home, path: Path) -> str:
+    """A session file's path relative to the data folder (a file outside it: its name only,
+    so a shared database never shows where anyone keeps his files)."""
+    try:
+        return path.resolve().relative_to(home.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return path.name
 
 
 def import_session(
@@ -210,7 +213,14 @@ def import_session(
 def stats(
     ctx: typer.Context,
     game: Annotated[
-        str | None, typer.Option(metavar="GAME", help="Only this game.", show_default=False)
+        str | None,
+        typer.Option(
+            metavar="GAME", help="Only this game or variant (perudo).", show_default=False
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only sessions under this ruleset.", show_default=False),
     ] = None,
     player: Annotated[
         str | None, typer.Option(metavar="PLAYER", help="Only this player.", show_default=False)
@@ -219,20 +229,63 @@ def stats(
         tuple[str, str] | None,
         typer.Option("--vs", metavar="A B", help="Head to head: two players.", show_default=False),
     ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DATE", help="Only sessions from DATE on (2026-11-01).", show_default=False
+        ),
+    ] = None,
+    money: Annotated[
+        bool, typer.Option("--money", help="What each paid and won, night by night.")
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Stats across sessions.
 
-    Per player games, wins and win rate; per game what each counts (berries by cause, calls,
-    points, round scores ...); head to head with --vs A B.
+    Per player games, wins, places, streaks, the last 10 results (W won, L lost, - no
+    result), money; a leaderboard per game and variant; plays per month; per game what each
+    counts; head to head with --vs A B; --money nets each night.
     """
-    wanted = games.canonical(game) if game else None
     summaries = _summaries(ctx)
-    doc = history.stats(summaries, wanted, player, versus or ())
+    filters = _filters(summaries, game, ruleset, player, since)
+    names = [n for s in summaries for n in s.players]
+    pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
+    doc = history.stats(summaries, filters, pair)
     if json_out:
         output.print_json(doc)
-        return
-    output.print_wrapped(_stats_text(doc))
+    elif money:
+        output.print_wrapped(_money_text(doc))
+    else:
+        output.print_wrapped(_stats_text(doc, filters.player))
+
+
+def _filters(
+    summaries: list[history.Summary],
+    game: str | None, ruleset: str | None, player: str | None, since: str | None,
+) -> history.Filters:  # fmt: skip
+    """The typed filters, each checked: an unknown player or ruleset is exit 2 with a hint."""
+    known = sorted({s.ruleset for s in summaries} | set(storage.ruleset_names()))
+    wanted_game = wanted_ruleset = None
+    if game is not None:
+        if game.strip().lower() in games.BY_NAME:
+            wanted_game = games.canonical(game)
+        elif game.strip().lower() in known:  # a variant's name: `--game perudo`
+            wanted_ruleset = game.strip().lower()
+        else:
+            games.info(game)  # refuses, listing the games
+    if ruleset is not None:
+        if ruleset not in known:
+            from referee.text import pick
+
+            ruleset = pick(ruleset, [(k, k) for k in known], "ruleset")
+        wanted_ruleset = ruleset
+    names = [n for s in summaries for n in s.players]
+    return history.Filters(
+        game=wanted_game,
+        ruleset=wanted_ruleset,
+        player=history.match_player(player, names) if player is not None else None,
+        since=history.parse_day(since) if since is not None else None,
+    )
 
 
 def _summaries(ctx: typer.Context) -> list[history.Summary]:
@@ -257,7 +310,7 @@ def _summaries(ctx: typer.Context) -> list[history.Summary]:
         raws[path] = raw
     fresh: dict[str, Any] = {}
     found = []
-    for one in storage.unique_sessions(parsed, skip_copy):  # a hand copy counts once
+    for one in parsed:  # a hand copy is counted once later, by `history.chosen`
         path = one.path
         entry = old.get(str(path))
         summary = None
@@ -281,13 +334,35 @@ def _summaries(ctx: typer.Context) -> list[history.Summary]:
     return found
 
 
-def _stats_text(doc: dict[str, Any]) -> str:
+MONTHS_SHOWN = 12  # the text chart: the last year (JSON has every month)
+
+
+def _stats_text(doc: dict[str, Any], player: str | None) -> str:
     if not doc["players"]:
         return "no sessions to count yet"
-    lines = ["player           games wins  rate"]
-    for row in doc["players"]:
-        rate = f"{row['win_rate']:.0%}" if row["win_rate"] is not None else "-"
-        lines.append(f"{row['name'][:16]:<16} {row['games']:>5} {row['wins']:>4} {rate:>5}")
+    span = f"{doc['first_played']} to {doc['last_played']}" if doc["first_played"] else ""
+    count = doc["sessions"]
+    lines = [f"{count} session{'s' * (count != 1)}" + (f", {span}" if span else "")]
+    if player is not None:
+        lines += _player_lines(doc, doc["players"][0])
+    else:
+        lines.append("player       games wins rate form")
+        for row in doc["players"]:
+            lines.append(
+                f"{row['name'][:12]:<12} {row['games']:>5} {row['wins']:>4} "
+                f"{_percent(row['win_rate']):>4} {row['form']}"
+            )
+        nets = [f"{n} {_signed(m['net'])}" for n, m in doc["money"]["totals"].items()]
+        if nets:
+            lines.append("money (net): " + ", ".join(nets))
+        lines.append("leaderboards (wins/games):")
+        for ruleset, board in doc["leaderboards"].items():
+            top = [f"{r['name']} {r['wins']}/{r['games']}" for r in board[:5]]
+            lines.append(f"  {ruleset}: " + ", ".join(top))
+    if len(doc["months"]) > 0:
+        lines.append("plays per month:")
+        shown = doc["months"][-MONTHS_SHOWN:]
+        lines += history.bar_chart([(m["month"], m["sessions"]) for m in shown])
     for game, by_player in doc["games"].items():
         lines.append(f"{game}:")
         for who, keys in by_player.items():
@@ -295,10 +370,71 @@ def _stats_text(doc: dict[str, Any]) -> str:
             if parts:
                 lines.append(f"  {who}: " + ", ".join(parts))
     if "versus" in doc:
-        v = doc["versus"]
-        a, b = v["players"]
-        lines.append(f"{a} v {b}: {v['games']} games, {v['wins'][a]}-{v['wins'][b]}")
+        lines.append(_versus_line(doc["versus"]))
     return "\n".join(lines)
+
+
+def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
+    """One player's card: results, places, streaks, form, money, boards."""
+    name = row["name"]
+    lines = [f"{name}: {row['games']} played, {row['finished']} finished, {row['wins']} won",
+             f"win rate {_percent(row['win_rate'])} of the finished",
+             f"first {row['first_played']}, last {row['last_played']}"]  # fmt: skip
+    if row["places"]:
+        places = [f"{_ordinal(int(k))} {v}" for k, v in row["places"].items()]
+        lines.append("places: " + ", ".join(places))
+    streak = row["streak"]
+    longest = streak["longest_win"]
+    wins = f"{longest} win{'s' * (longest != 1)}"
+    lines.append(f"streak: {streak['current'] or '-'} now, longest {wins}")
+    lines.append(f"last 10: {row['form'] or '-'}")
+    if row["money"] is not None:
+        m = row["money"]
+        lines.append(f"money: paid {m['paid']}, won {m['won']}, net {_signed(m['net'])}")
+    for ruleset, board in doc["leaderboards"].items():
+        rank = next((i for i, r in enumerate(board, 1) if r["name"] == name), None)
+        if rank is not None:
+            mine = board[rank - 1]
+            lines.append(f"{ruleset}: {mine['wins']} won of {mine['games']}, "
+                         f"{_ordinal(rank)} of {len(board)}")  # fmt: skip
+    return lines
+
+
+def _versus_line(v: dict[str, Any]) -> str:
+    a, b = v["players"]
+    return (
+        f"{a} v {b}: {v['games']} games, wins {v['wins'][a]}-{v['wins'][b]}, "
+        f"finished ahead {v['ahead'][a]}-{v['ahead'][b]}, level {v['level']}"
+    )
+
+
+def _money_text(doc: dict[str, Any]) -> str:
+    money = doc["money"]
+    if not money["nights"]:
+        return "no sessions played for money yet"
+    lines = ["net per night:"]
+    for night in money["nights"]:
+        nets = [f"{n} {_signed(m['net'])}" for n, m in night["players"].items()]
+        lines.append(f"{night['date']} {night['session']}: " + ", ".join(nets)
+                     + f" (sum {_signed(night['sum'])})")  # fmt: skip
+    lines.append("total:")
+    for name, m in money["totals"].items():
+        lines.append(f"  {name} {_signed(m['net'])}: paid {m['paid']}, won {m['won']}")
+    return "\n".join(lines)
+
+
+def _percent(rate: float | None) -> str:
+    return f"{rate:.0%}" if rate is not None else "-"
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
 
 
 def delete(

@@ -46,7 +46,6 @@ from referee.storage.sessions import (
     rename_session,
     save,
     transaction,
-    unique_sessions,
 )
 
 __all__ = [
@@ -101,7 +100,6 @@ __all__ = [
     "shown",
     "source_digest",
     "transaction",
-    "unique_sessions",
     "write_new",
     "write_sqlite",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -241,20 +241,6 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
     if home.current() in (old.stem, str(old)):
         home.set_current(new_name)
     return new
-
-
-def unique_sessions(
-    loaded: Iterable[Loaded], duplicate: Callable[[Loaded, Loaded], None]
-) -> list[Loaded]:
-    """Each session once, by `Session.id` (a file copied by hand is the same night, and
-    counting commands count it once): the first of each id is kept, in the given order, and
-    `duplicate(kept, skipped)` hears of every other."""
-    first: dict[str, Loaded] = {}
-    for one in loaded:
-        kept = first.setdefault(one.session.id, one)
-        if kept is not one:
-            duplicate(kept, one)
-    return list(first.values())
 
 
 def discard(path: Path) -> None:
