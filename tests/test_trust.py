@@ -232,6 +232,14 @@ def test_deleting_a_linked_session_deletes_the_link_only(
     assert real.exists() and storage.load(real).session.name == "friday"
 
 
+def test_a_link_to_nothing_can_be_deleted(referee: Runner, home: Path, tmp_path: Path) -> None:
+    referee(*START)
+    session_file(home, "gone").symlink_to(tmp_path / "nowhere.toml")
+    result = referee("delete", "gone", "--yes")
+    assert result.code == 0 and "link" in result.out, result
+    assert not session_file(home, "gone").is_symlink()
+
+
 def test_renaming_a_linked_session_keeps_it_a_link(
     referee: Runner, home: Path, tmp_path: Path
 ) -> None:
@@ -457,6 +465,15 @@ def test_an_old_file_gets_a_stable_id_written_on_its_next_save_with_a_backup(
     assert referee("kariki", "claim", "9").code == 0
     assert f'id = "{derived}"' in path.read_text()
     assert path.with_name("friday.toml.before-id.bak").read_text() == old
+
+
+def test_renaming_an_old_file_keeps_its_original_as_a_backup(referee: Runner, home: Path) -> None:
+    sessions = home / "sessions"
+    sessions.mkdir(parents=True)
+    shutil.copy(SCHEMA0, sessions / "old.toml")
+    assert referee("rename", "old", "new").code == 0
+    assert (sessions / "old.toml.schema0.bak").read_bytes() == SCHEMA0.read_bytes()
+    assert storage.load(sessions / "new.toml").session.name == "new"
 
 
 def test_a_hand_copy_is_named_and_counted_once(referee: Runner, home: Path, tmp_path: Path) -> None:

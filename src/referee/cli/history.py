@@ -449,7 +449,8 @@ def delete(
     """
     space = workspace(ctx)
     path = storage.locate(space.home, name)  # a link is deleted as a link
-    storage.read_bytes(storage.follow_links(path), "session file")
+    if not path.is_symlink():  # a link, even to nothing, can always go
+        storage.read_bytes(path, "session file")
     if not yes:
         if not sys.stdin.isatty():
             raise UsageError(f"delete {path.stem}? not at a terminal: add --yes")
@@ -457,7 +458,8 @@ def delete(
             raise typer.Abort()
     real = storage.follow_links(path)
     if storage.remove_session(space.home, path):
-        output.print_text(f"deleted the link {path.stem}; {storage.shown(real)} is kept")
+        kept = f"{storage.shown(real)} is kept" if real.exists() else "it pointed to nothing"
+        output.print_text(f"deleted the link {path.stem}; {kept}")
         return
     space.cache.forget(path)
     output.print_text(f"deleted {path.stem}")

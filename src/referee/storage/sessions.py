@@ -197,6 +197,10 @@ def remove_session(home: Home, path: Path) -> bool:
     """
     is_link = path.is_symlink()
     real = follow_links(path)
+    if is_link and not real.exists():  # a link to nothing: only the link to remove
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return True
     read_bytes(real, "session file")
     with locked(real):
         try:
@@ -230,6 +234,8 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
             except OSError as error:
                 raise StorageError(f"{shown(old)}: not renamed: {error.strerror}") from None
         else:
+            if loaded.backup:  # the old file goes away: keep it in its older form first
+                _back_up(old, old.with_name(f"{old.name}.{loaded.backup}.bak"))
             save(new, renamed, state=loaded.state)
             try:
                 old.unlink()
