@@ -522,3 +522,30 @@ def test_the_cli_runs_and_locks_without_fcntl(home: Path, tmp_path: Path) -> Non
         assert done.returncode == 0, done.stderr
     assert calls.read_text().splitlines() == ["2 1", "2 1"]  # new and claim each locked
     assert len(storage.load(session_file(home)).session.events) == 1
+
+
+@pytest.mark.parametrize("planted", ["link", "fifo"])
+def test_the_shell_history_never_goes_through_a_planted_name(
+    referee: Runner, home: Path, tmp_path: Path, planted: str
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    referee(*START)
+    victim = tmp_path / "profile"
+    victim.write_text("precious\n")
+    history = home / "shell_history"
+    if planted == "link":
+        history.symlink_to(victim)
+    else:
+        os.mkfifo(history)  # reading it would wait for a writer forever
+    env = {**os.environ, "REFEREE_HOME": str(home), "COLUMNS": "40", "NO_COLOR": "1"}
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "shell"], env=env,
+                          encoding="utf-8", timeout=120)  # fmt: skip
+    child.expect_exact("Ann claims> ")
+    child.send("claim 9\r")
+    child.expect_exact("Bob vs Nine> ")
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert victim.read_text() == "precious\n"
+    assert not history.is_symlink() and "claim 9" in history.read_text()
