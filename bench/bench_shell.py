@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from bench_show import build
+
 from common import compile_package
 
 LINES = 60  # actions typed into one shell

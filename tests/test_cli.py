@@ -213,7 +213,8 @@ def test_show_json_has_the_documented_fields(referee: Runner) -> None:
     doc = show(referee)
     assert set(doc) == {
         "game", "session", "players", "turn", "phase", "claim", "responsible", "passers",
-        "direction", "pot", "winner", "buyback_open", "bartender", "events",
+        "direction", "pot", "winner", "buyback_open", "bartender", "events", "final_pass",
+        "pot_to",
     }  # fmt: skip
     players = doc["players"]
     assert isinstance(players, list)

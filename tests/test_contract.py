@@ -97,7 +97,10 @@ def test_sessions_json_lists_outcomes_newest_first(referee: Runner, home: Path) 
     assert set(friday) == {"name", "game", "players", "status", "winners", "updated", "path"}
     assert (friday["game"], friday["status"], friday["winners"]) == ("kariki", "playing", [])
     assert friday["players"] == ["Ann", "Bob", "Cy"]
-    assert (night["status"], night["winners"]) == ("provisional", ["Bob"])  # Dee may buy back
+    assert (night["status"], night["winners"]) == ("finished", ["Bob"])  # settled: Dee did not
+    referee("undo", "-s", "night")  # before the settle, Dee may still buy back
+    night = next(r for r in json.loads(referee("sessions", "--json").out) if r["name"] == "night")
+    assert (night["status"], night["winners"]) == ("provisional", ["Bob"])
     assert (broken["name"], broken["status"]) == ("broken", "unreadable")
 
 
@@ -131,7 +134,8 @@ def test_a_shell_runs_another_games_tools(referee: Runner, monkeypatch: pytest.M
 def test_outcome_is_typed(referee: Runner) -> None:
     loaded = storage.load(EXAMPLES / "kariki-night.toml")
     result = loaded.session.engine.outcome(loaded.state)
-    assert result == Outcome(True, ("Bob",), ("Bob", "Dee", "Eve", "Cy", "Ann"), provisional=True)
+    places = (1, 2, 3, 4, 5)
+    assert result == Outcome(True, ("Bob",), ("Bob", "Dee", "Eve", "Cy", "Ann"), places=places)
 
 
 def test_the_history_commands_the_app_attaches_are_the_ones_it_names() -> None:

@@ -18,6 +18,13 @@ def test_kariki_night_replays_to_its_winner() -> None:
     state = loaded.state
     assert len(loaded.session.players) >= 5
     assert (state.winner, state.pot, state.bartender) == ("Bob", 20, "Bob")
+    # the night ends: `settle` closed Dee's offer, so the win is final, not provisional
+    result = loaded.session.engine.outcome(state)
+    assert (result.status, state.pot_to, loaded.session.events[-1]) == (
+        "finished",
+        "Bob",
+        {"type": "settle"},
+    )
     kinds = {e["type"] for e in loaded.session.events}
     assert {"pass", "kariki", "slash", "buyback", "pull", "roll", "claim"} <= kinds
     # the night has a pass chain that came back to the roller, and a final pass
@@ -29,9 +36,11 @@ def test_kariki_night_card_and_json(referee: Runner) -> None:
     before = NIGHT.read_bytes()
     card = referee("show", "-s", str(NIGHT))
     assert card.code == 0 and max(len(line) for line in card.out.splitlines()) <= 40
-    assert "Bob wins the pot of 20" in card.out
+    assert "Bob won the pot of 20" in card.out and "buy back" not in card.out
     doc = json.loads(referee("show", "--json", "-s", str(NIGHT)).out)
     assert (doc["winner"], doc["phase"], doc["turn"]) == ("Bob", "over", None)
+    assert (doc["pot_to"], doc["buyback_open"], doc["final_pass"]) == ("Bob", [], False)
+    assert [p["paid"] for p in doc["players"]] == [2, 12, 2, 2, 2]
     assert [p["name"] for p in doc["players"] if p["buyback_used"]] == ["Bob"]
     log = referee("log", "-s", str(NIGHT))
     assert log.code == 0 and max(len(line) for line in log.out.splitlines()) <= 40
@@ -82,7 +91,7 @@ def test_the_kalooki_game_replays_to_its_known_totals() -> None:
 def test_the_compact_card_keeps_a_bartender_who_bought_back(referee: Runner) -> None:
     shown = referee("show", "--compact", "-s", str(NIGHT)).out.splitlines()
     assert shown[1:4] == [
-        "  Bob              /PPP.        $12 POO",
+        "  Bob                /PPP.        $ POO",
         "OUT: Ann, Cy, Eve, Dee",
         "bartender/DJ: Bob",
     ]

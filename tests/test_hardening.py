@@ -42,9 +42,13 @@ def test_the_cache_lives_privately_outside_the_data_folder(referee: Runner, home
     cache = storage.Cache.default()
     assert not (home / "cache").exists()
     assert stat.S_IMODE(cache.root.stat().st_mode) == 0o700
-    entries = list(cache.root.iterdir())
-    assert entries and all(stat.S_IMODE(e.stat().st_mode) == 0o600 for e in entries)
-    json.loads(entries[0].read_bytes())  # plain JSON: nothing in it can run
+    entries = list(cache.root.rglob("*"))
+    files = [e for e in entries if e.is_file()]
+    assert files and all(stat.S_IMODE(e.stat().st_mode) == 0o600 for e in files)
+    folders = [e for e in entries if e.is_dir()]
+    assert all(stat.S_IMODE(e.stat().st_mode) == 0o700 for e in folders)
+    for entry in cache.root.glob("*.json"):
+        json.loads(entry.read_bytes())  # plain JSON: nothing in a kept replay can run
 
 
 def test_a_planted_pickle_in_the_data_folder_runs_nothing(
@@ -135,14 +139,16 @@ def test_an_edited_engine_replays(
 
 
 def test_the_code_digest_follows_every_source_file(tmp_path: Path) -> None:
+    from referee import codeid
+
     package = Path(storage.__file__).parents[1]
     copy = tmp_path / "referee"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    before = storage.source_digest(copy)
-    assert storage.source_digest(copy) == before
+    before = codeid.content_digest(str(copy))
+    assert codeid.content_digest(str(copy)) == before
     engine = copy / "games" / "kariki.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
-    assert storage.source_digest(copy) != before
+    assert codeid.content_digest(str(copy)) != before
 
 
 # ------------------------------------------------------------------ 3. the cache loses nothing

@@ -212,3 +212,19 @@ def test_sessions_filter_by_game(referee: Runner) -> None:
     referee("new", "liars", "Ann", "Bob", "--name", "b")
     names = [r["name"] for r in json.loads(referee("sessions", "--json", "--game", "ld").out)]
     assert names == ["b"]
+
+
+def test_a_provisional_win_counts_for_nobody_until_the_night_is_settled(
+    referee: Runner, home: Path
+) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "--name", "night").code == 0
+    assert referee("kariki", "slash", "bob", "--count", "15").code == 0  # Bob is out, may buy back
+
+    def ann() -> dict[str, object]:
+        found = json.loads(referee("stats", "--json").out)
+        row: dict[str, object] = next(p for p in found["players"] if p["name"] == "Ann")
+        return row
+
+    assert (ann()["wins"], ann()["finished"], ann()["form"]) == (0, 0, "-")
+    assert referee("kariki", "settle").code == 0
+    assert (ann()["wins"], ann()["finished"], ann()["form"]) == (1, 1, "W")

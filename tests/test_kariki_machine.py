@@ -86,6 +86,16 @@ class KarikiNight(SessionMachine):
     def buyback(self, player: str) -> None:
         self.act(k.BuyBack(player))
 
+    @rule()
+    def settle(self) -> None:
+        self.act(k.Settle())
+
+    @invariant()
+    def a_settled_night_is_final(self) -> None:
+        if self.started and self.state.is_over and not self.state.buyback_open:
+            assert k.outcome(self.state).status == "finished"
+            assert self.state.pot_to == self.state.winner
+
     @invariant()
     def counts_stay_in_range(self) -> None:
         if not self.started:

@@ -6,13 +6,14 @@ berries (with causes), whose turn it is, and what is refused.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from referee.errors import RuleViolation, UsageError
+from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games import kariki as k
-from referee.games.base import PlayerInfo
+from referee.games.base import Outcome, PlayerInfo
 from referee.notation.dice import Rank, Roll, parse_rank
 
 C = k.Cause
@@ -463,7 +464,7 @@ def test_slashes_count_only_the_berries_hung_and_die_with_the_player() -> None:
     state = play("Bob slash 12; Bob slash 7")
     bob = state.seats[1]
     assert bob.out and bob.slashes == 0 and len(bob.berries) == 5
-    assert said(state).startswith("Bob: 7 slashes: 1 berry; Bob is OUT")
+    assert said(state).startswith("7 slashes: a berry for Bob; Bob is OUT")
 
 
 def test_a_player_out_twice_is_announced_once_and_stays_bartender() -> None:
@@ -495,7 +496,7 @@ def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> Non
     state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
     assert said(state) == (
         "Bob pulls 4-5 (Nine) on Nine: true, a berry for Bob; Bob is OUT (bartender/DJ). Buy"
-        " back: buyback Bob (2, pot 4); Ann wins the pot of 2 unless Bob buys back"
+        " back: buyback Bob (2); Ann wins the pot of 2 unless Bob buys back for 2"
     )
     doc = k.summary(state)
     assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
@@ -508,3 +509,155 @@ def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> Non
 def test_a_kariki_shown_by_the_responder_says_he_took_the_mug() -> None:
     state = play("Ann claim 9; Bob kariki")
     assert said(state) == "Bob takes the mug and shows KARIKI: a crown; Cy gets a berry"
+
+
+# ------------------------------------------------- issue 19: a night that ends, and no hole left
+
+
+def over_with_offer() -> k.State:
+    """Ann and Bob; Bob goes out on a true Nine and may buy back: Ann leads."""
+    return play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
+
+
+def test_settle_closes_the_offer_and_the_winner_takes_the_pot() -> None:
+    state = over_with_offer()
+    assert k.outcome(state).provisional and k.summary(state)["pot_to"] is None
+    state = k.apply(state, k.Settle())
+    assert said(state) == "Bob did not buy back: Ann wins the pot of 2"
+    assert k.outcome(state) == Outcome(True, ("Ann",), ("Ann", "Bob"), places=(1, 2))
+    assert k.outcome(state).status == "finished"
+    assert (k.summary(state)["pot_to"], k.summary(state)["buyback_open"]) == ("Ann", [])
+    assert k.legal_actions(state) == ()
+    for late in (k.BuyBack("Bob"), k.Settle(), k.Claim("Ann", Rank.NINE)):
+        with pytest.raises(RuleViolation, match="the game is over: Ann won"):
+            k.apply(state, late)
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        pytest.param("", "no buy-back is on offer", id="fresh-table"),
+        pytest.param("Bob slash 15", "3 players still stand; the offer to Bob", id="mid-night"),
+        pytest.param("Bob slash 15; Bob buyback; Cy slash 15; Dee slash 15; Bob slash 3",
+                     "the game is over: Ann won", id="over-with-nothing-on-offer"),
+    ],
+)  # fmt: skip
+def test_settle_is_refused_when_no_offer_ends_the_night(script: str, reason: str) -> None:
+    state = play(script)
+    with pytest.raises(RuleViolation, match=re.escape(reason)):
+        k.apply(state, k.Settle())
+
+
+def test_a_night_over_with_nothing_on_offer_is_finished_without_settle() -> None:
+    state = play("Bob slash 15; Bob buyback; Cy slash 15; Dee slash 15; Bob slash 3")
+    assert k.outcome(state).status == "finished" and state.pot_to == "Ann"
+
+
+def test_settle_round_trips_as_a_stored_event() -> None:
+    assert k.event_to_dict(k.Settle()) == {"type": "settle"}
+    assert k.event_from_dict({"type": "settle"}) == k.Settle()
+    with pytest.raises(NotationError, match="unknown fields: by"):
+        k.event_from_dict({"type": "settle", "by": "Ann"})
+
+
+def test_a_buyback_after_the_final_pass_leaves_the_choice_with_the_first_passer() -> None:
+    state = play(
+        "Bob slash 12; Cy slash 12; Ann claim 9; Bob pass; Cy pass; Ann pass; Bob slash 3;"
+        " Bob buyback; Cy slash 3",
+        table("Ann Bob Cy"),
+    )
+    assert (turn(state), k.choices(state)) == ("Bob", ("roll", "pull", "buyback"))
+    assert state.seats[state.responsible or 0].name == "Ann"  # the roller answers again
+    with pytest.raises(RuleViolation, match="it is Bob's turn"):
+        k.apply(state, k.Pull("Ann", Roll(4, 5)))  # Ann may not pull her own Nine
+    assert berries(play("Bob pull 2-6", state))["Ann"] == ["lie"]
+
+
+def test_a_claim_voided_by_the_event_that_ends_the_game_stays_void_after_a_buyback() -> None:
+    state = play("Ann slash 12; Ann claim 9; Ann slash 3", table("Ann Bob"))
+    assert state.winner == "Bob" and k.outcome(state).provisional
+    state = play("Ann buyback", state)
+    assert (turn(state), state.phase, state.claim) == ("Bob", k.Phase.ROLL, None)
+    assert k.choices(state) == ("claim", "kariki")
+
+
+def test_the_player_facing_a_claim_who_ends_the_game_faces_it_again_after_a_buyback() -> None:
+    state = play("Bob slash 12; Ann claim 9; Bob slash 3; Bob buyback", table("Ann Bob"))
+    assert (turn(state), state.phase, state.claim) == ("Bob", k.Phase.RESPOND, Rank.NINE)
+
+
+def test_places_follow_the_last_time_out() -> None:
+    state = play("Bob slash 15; Bob buyback; Cy slash 15; Bob slash 3; Dee slash 15")
+    result = k.outcome(state)
+    assert result.standings == ("Ann", "Dee", "Bob", "Cy")  # Bob went out after Cy, the 2nd time
+    assert result.places == (1, 2, 3, 4) and state.bartender == "Bob"
+
+
+def test_players_out_in_one_event_share_a_place() -> None:
+    state = play("Dee slash 6; Bob slash 3; Cy slash 3; Ann kariki",
+                 table(berry_limit=2, crown_threshold=1))  # fmt: skip
+    result = k.outcome(state)
+    assert result.standings[0] == "Ann" and set(result.standings[1:3]) == {"Bob", "Cy"}
+    assert result.standings[3] == "Dee" and result.places == (1, 2, 2, 4)
+
+
+def test_two_out_in_one_event_are_each_quoted_todays_price_and_told_it_doubles() -> None:
+    rules = {"berry_limit": 2, "crown_threshold": 1}
+    state = play("Bob slash 3; Cy slash 3; Ann kariki", table("Ann Bob Cy", **rules))
+    assert said(state) == (
+        "Ann shows KARIKI: a crown; Bob gets a berry; Bob is OUT (bartender/DJ). Buy back:"
+        " buyback Bob (3); crown 1: a berry for Cy; Cy is OUT. Buy back: buyback Cy"
+        " (3); each pays 3 today; the price doubles after each buy-back; Ann wins the"
+        " pot of 3 unless Bob or Cy buys back for 3"
+    )
+    assert [s.paid for s in play("Cy buyback; Bob buyback", state).seats] == [1, 7, 4]
+
+
+def test_the_ruling_says_who_goes_out_before_who_faces_the_claim() -> None:
+    said_now = said(play("Bob slash 12; Ann claim 9; Bob slash 3"))
+    assert said_now.index("Bob is OUT") < said_now.index("Cy faces Nine")
+    said_now = said(play("Bob slash 12; Ann claim 9; Bob pass; Bob slash 3"))
+    assert said_now.index("Bob is OUT") < said_now.index("it is void")
+
+
+@pytest.mark.parametrize(
+    ("script", "words", "roller"),
+    [
+        pytest.param("Ann slash 12; Ann slash 3", "Ann held the mug: Bob rolls fresh", "Bob",
+                     id="fresh-mug"),
+        pytest.param("Bob slash 12; Ann claim 9; Bob roll; Bob slash 3",
+                     "Bob held the mug: the claim to beat (Nine) is dropped, Cy rolls fresh",
+                     "Cy", id="took-the-mug"),
+    ],
+)  # fmt: skip
+def test_the_holder_of_the_mug_going_out_drops_the_claim_and_says_who_rolls(
+    script: str, words: str, roller: str
+) -> None:
+    state = play(script)
+    assert words in said(state)
+    assert (turn(state), state.phase, state.claim) == (roller, k.Phase.ROLL, None)
+
+
+def test_buy_in_zero_is_a_night_without_money() -> None:
+    state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob", buy_in=0))
+    assert state.pot == 0 and [s.paid for s in state.seats] == [0, 0]
+    assert said(state).endswith("Bob is OUT (bartender/DJ); Ann wins")
+    assert k.outcome(state).status == "finished" and k.summary(state)["pot_to"] is None
+    with pytest.raises(RuleViolation, match="game is over"):
+        k.apply(state, k.BuyBack("Bob"))
+    assert "paid" not in k.tally([state]).get("Ann", {})
+
+
+def test_the_tally_counts_money_and_the_pot_only_once_the_night_is_finished() -> None:
+    before = [play("Bob slash 15; Bob buyback; Bob slash 3; Cy slash 15; Dee slash 15")]
+    assert k.outcome(before[-1]).provisional
+    tally = k.tally(before)
+    assert [tally[n]["paid"] for n in ("Ann", "Bob", "Cy", "Dee")] == [1, 5, 1, 1]
+    assert "won" not in tally["Ann"]
+    after = [*before, k.apply(before[-1], k.Settle())]
+    assert k.tally(after)["Ann"]["won"] == 8 and "won" not in k.tally(after)["Bob"]
+
+
+def test_stats_never_count_a_cause_with_no_berry() -> None:
+    tally = k.tally([play("Bob slash 1")])
+    assert tally["Bob"] == {"slashes": 1, "paid": 1}

@@ -1,4 +1,4 @@
-"""Issue 9: the Kariki screens as exact text (40x24 unless said), from a phone's view.
+"""Issues 9 and 19: the Kariki screens as exact text (40x24 unless said), from a phone's view.
 
 Each case plays a few commands, then checks one command's whole output, trailing spaces
 stripped. A cut-off "..." anywhere fails (the help at 40 columns included).
@@ -6,13 +6,21 @@ stripped. A cut-off "..." anywhere fails (the help at 40 columns included).
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 
 from conftest import Runner
+from referee.games import kariki as k
+from referee.render.kariki import flags
+from test_kariki_rules import play, table
 
-TWO = ["new kariki Ann=Ace Bob --name two", "kariki claim 9", "kariki slash bob --count 7"]
+TWO = [
+    "new kariki Ann=Ace Bob --name two",
+    "kariki claim 9",
+    "kariki slash bob --count 7",
+]
 FIVE = [
     "new kariki Ann=Ace Bob Cy=Sly Dee Eve --name five",
     "kariki kariki",
@@ -26,12 +34,65 @@ SIX = [
     "kariki claim 9",
     "kariki pass",
 ]
+LEADS = [
+    "new kariki Ann Bob=Bobby --name end",
+    "kariki slash bob --count 12",
+    "kariki claim 9",
+]
+SETTLED = [
+    "new kariki Ann Bob=Bobby --name end",
+    "kariki slash bob --count 12",
+    "kariki claim 9",
+    "kariki pull 4-5",
+]
+FIVE_OVER = [
+    "new kariki Ann=Ace Bob Cy=Sly Dee Eve --name five",
+    "kariki kariki",
+    "kariki claim 66",
+    "kariki pull 6-6",
+    "kariki slash Cy --count 20",
+    "kariki slash bob 3",
+    "kariki slash dee 15",
+    "kariki slash eve 15",
+    "kariki slash bob 15",
+]
+BAR = [
+    "new kariki Ann Bob Cy --name bar",
+    "kariki slash bob --count 15",
+    "kariki buyback bob",
+]
+TWO_OUT = [
+    "new kariki Ann Bob Cy Dee --name two",
+    "kariki slash cy --count 12",
+    "kariki kariki",
+    "kariki kariki",
+    "kariki slash bob --count 6",
+]
+FREE = [
+    "new kariki Ann Bob --name free --buy-in 0",
+    "kariki slash bob --count 12",
+    "kariki claim 9",
+]
+LONG = [
+    "new kariki Maximilianos=Thunderbolt Bob Cy=Sly Dee Eve --name long",
+    "kariki kariki",
+]
+CHAIN = [
+    "new kariki Ann Bob Cy Dee Eve --name chain",
+    "kariki claim 9",
+    "kariki pass",
+    "kariki pass",
+    "kariki pass",
+    "kariki pass",
+]
 
 SCREENS = [
     pytest.param(TWO, 'show --compact', '40', '''\
 KARIKI two                         pot 2
-  Ann (Ace)        .....        $1
-> Bob              //... |      $1
+  Ann (Ace)          .....
+> Bob                //... |
+/ slash
+paid: 1 each
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='compact-2'),
@@ -46,17 +107,19 @@ KARIKI two                         pot 2
   .-+-/  slashes |
     .
 / slashes
-paid: Ann 1, Bob 1
+paid: 1 each
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='full-2-at-40'),
     pytest.param(FIVE, 'show --compact', '40', '''\
 KARIKI five                        pot 5
-> Ann (Ace)        .....    K1  $1
-  Bob              KP...        $1
-  Dee              .....        $1
-  Eve              .....        $1
+> Ann (Ace)          .....    ^1
+  Bob                KP...
+  Dee                .....
+  Eve                .....
 OUT: Cy (bar)
+P pull  / slash  K kariki  ^ crowns
+paid: 1 each
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='compact-5'),
@@ -72,25 +135,168 @@ KARIKI five                                                            pot 5
   .-+-.                     .-+-.
     .                         .
 P bad pull  / slashes  K kariki
-paid: Ann 1, Bob 1, Cy 1, Dee 1, Eve 1
+paid: 1 each
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='full-5-at-100'),
     pytest.param(SIX, 'kariki slash Eve drop 25', '40', '''\
-Eve: 3 slashes (drop): 1 berry; Eve is
-OUT (bartender/DJ). Buy back: buyback
-Eve (12, pot 24)
+3 slashes (drop): a berry for Eve; Eve
+is OUT (bartender/DJ). Buy back: buyback
+Eve (12)
 KARIKI six                        pot 12
-  Ann (Ace)        .....        $2
-  Bob              .....        $2
-> Cy (Sly)         .....        $2
-  Dee              .....        $2
-  Fay              .....        $2
+  Ann (Ace)          .....
+  Bob                .....
+> Cy (Sly)           .....
+  Dee                .....
+  Fay                .....
 OUT: Eve (bar)
+/ slash
+paid: 2 each
 Cy faces Nine: roll / pull / pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
 ''', id='compact-6-after-an-action'),
+    pytest.param(LEADS, 'kariki pull 4-5', '40', '''\
+Bob pulls 4-5 (Nine) on Nine: true, a
+berry for Bob; Bob is OUT
+(bartender/DJ). Buy back: buyback Bob
+(2); Ann wins the pot of 2 unless Bob
+buys back for 2
+KARIKI end                         pot 2
+  Ann
+  leads; Bob may buy back (2)
+    .    berries 0/5
+  .-+-.
+    .
+  Bob (Bobby)
+  OUT - bartender/DJ
+    /    berries 5/5
+  /-P-/
+    /
+P bad pull  / slashes
+paid: 1 each
+Ann leads, for the pot of 2
+Bob may buy back: buyback Bob (2)
+settle: nobody buys back, Ann wins
+''', id='provisional-full'),
+    pytest.param(SETTLED, 'kariki settle', '40', '''\
+Bob did not buy back: Ann wins the pot
+of 2
+KARIKI end                         pot 2
+  Ann
+  WINNER of the pot (2)
+    .    berries 0/5
+  .-+-.
+    .
+  Bob (Bobby)
+  OUT - bartender/DJ
+    /    berries 5/5
+  /-P-/
+    /
+P bad pull  / slashes
+paid: 1 each
+Ann won the pot of 2
+''', id='settled-full'),
+    pytest.param(FIVE_OVER, 'show --full', '100', '''\
+KARIKI five                                                            pot 5
+  Ann (Ace)                 Bob                       Cy (Sly)
+  leads                     OUT                       OUT - bartender/DJ
+  Bob may buy back (5)        K    berries 5/5          /    berries 5/5
+    .    berries 0/5        /-/-P                     /-/-/
+  .-+-.                       /                         /
+    .    crowns 1
+  Dee                       Eve
+  OUT                       OUT
+    /    berries 5/5          /    berries 5/5
+  /-/-/                     /-/-/
+    /                         /
+P bad pull  / slashes  K kariki
+paid: 1 each
+Ann leads, for the pot of 5
+Bob may buy back: buyback Bob (5)
+settle: nobody buys back, Ann wins
+''', id='provisional-wide'),
+    pytest.param(BAR, 'kariki slash cy 12', '40', '''\
+12 slashes: 4 berries for Cy; Cy is in
+the poo
+KARIKI bar                         pot 6
+> Ann
+    .    berries 0/5
+  .-+-.
+    .
+  Bob $
+  IN THE POO - bartender/DJ
+    /    berries 4/5
+  /-+-/
+    /
+  Cy
+  IN THE POO
+    /    berries 4/5
+  /-+-/
+    /
+/ slashes
+paid: 1 each, Bob 4
+Ann rolls fresh
+''', id='bartender-after-buyback'),
+    pytest.param(TWO_OUT, 'kariki kariki', '40', '''\
+Ann shows KARIKI: a crown; Bob gets a
+berry; Bob is OUT (bartender/DJ). Buy
+back: buyback Bob (4); crown 3: a berry
+for Cy, Dee; Cy is OUT. Buy back:
+buyback Cy (4); each pays 4 today; the
+price doubles after each buy-back
+KARIKI two                         pot 4
+> Ann                .....    ^3
+  Dee                C....
+OUT: Bob (bar), Cy
+/ slash  K kariki  C 3 crowns  ^ crowns
+paid: 1 each
+Ann rolls fresh
+Bob may buy back: buyback Bob (4)
+Cy may buy back: buyback Cy (4)
+the price doubles after each buy-back
+''', id='two-out-in-one-event'),
+    pytest.param(FREE, 'kariki pull 4-5', '40', '''\
+Bob pulls 4-5 (Nine) on Nine: true, a
+berry for Bob; Bob is OUT
+(bartender/DJ); Ann wins
+KARIKI free
+  Ann
+  WINNER
+    .    berries 0/5
+  .-+-.
+    .
+  Bob
+  OUT - bartender/DJ
+    /    berries 5/5
+  /-P-/
+    /
+P bad pull  / slashes
+Ann won
+''', id='night-without-money'),
+    pytest.param(LONG, 'show --compact', '40', '''\
+KARIKI long                        pot 5
+> Maximilianos (Th…) .....    ^1
+  Bob                K....
+  Cy (Sly)           .....
+  Dee                .....
+  Eve                .....
+K kariki  ^ crowns
+paid: 1 each
+Maximilianos rolls fresh
+''', id='long-nickname-cut-first'),
+    pytest.param(CHAIN, 'show --compact', '40', '''\
+KARIKI chain                       pot 5
+> Ann                .....
+  Bob                .....
+  Cy                 .....
+  Dee                .....
+  Eve                .....
+paid: 1 each
+Ann faces Nine: pull / final pass
+Eve answers for it; passed: Bob, Cy,
+Dee, Eve
+''', id='final-pass-next'),
     pytest.param([], '--help', '40', '''\
 Usage: referee [OPTIONS] COMMAND
                [ARGS]...
@@ -147,5 +353,41 @@ def test_screens_are_exact(
     result = referee(*command.split())
     shown = "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
     assert shown == expected
-    assert not re.search(r"[a-z]\.\.\.|\u2026", shown)  # nothing cut off
+    # nothing cut off, but a nickname that does not fit the compact card: "(Th…)"
+    assert not re.search(r"[a-z]\.\.\.|\u2026(?!\))", shown)
     assert max(len(line) for line in shown.splitlines()) <= int(columns)
+
+
+def test_a_winner_in_the_poo_keeps_the_poo_and_is_only_a_winner_once_settled() -> None:
+    state = play("Ann slash 12; Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
+    assert [f for f, _ in flags(state, 0)] == ["leads; Bob may buy back (2)", "IN THE POO"]
+    state = k.apply(state, k.Settle())
+    assert [f for f, _ in flags(state, 0)] == ["WINNER of the pot (2)", "IN THE POO"]
+    assert [f for f, _ in flags(state, 1)] == ["OUT - bartender/DJ"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 100])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "",
+        "Ann claim 9; Bob pass; Cy pass; Dee pass",
+        "Bob slash 15; Bob buyback; Cy slash 12",
+        "Bob slash 15; Cy slash 15; Dee slash 15",
+        "Ann slash 12; Bob slash 15; Cy slash 15; Dee slash 15",
+        "Dee slash 15; Dee buyback",  # "> Dee (Longnicknamehere) $" folds in a wide grid
+    ],
+)
+def test_card_lines_counts_the_full_card_as_drawn(script: str, width: int) -> None:
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from referee.render.kariki import card_lines, full_card
+
+    state = play(script, table())
+    long_nick = replace(state.seats[3], nickname="Longnicknamehere")  # folds in a narrow block
+    state = replace(state, seats=(*state.seats[:3], long_nick))
+    console = Console(width=width, color_system=None, record=True, file=io.StringIO())
+    console.print(full_card(state, "a-title", width))
+    assert card_lines(state, width) == len(console.export_text().splitlines())

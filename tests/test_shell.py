@@ -187,7 +187,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
         child = pexpect.spawn(
             sys.executable, ["-m", "referee", "shell"], env=env, encoding="utf-8", timeout=20
         )
-        child.expect_exact("paid: Ann 1, Bob 1, Cy 1")  # the banner is followed by the card
+        child.expect_exact("paid: 1 each")  # the banner is followed by the card
         child.expect_exact("Ann claims> ")
         return child
 
@@ -197,7 +197,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     child.send("cl 9\r")
     child.expect_exact("Bob vs Nine> ")
     child.send("sl sly drop 25\r")  # a nickname, and the seconds without --seconds
-    child.expect_exact("Cy: 3 slashes (drop): 1 berry")
+    child.expect_exact("3 slashes (drop): a berry for Cy")
     child.send("pu 4 5\r")
     child.expect_exact("Bob pulls 4-5 (Nine) on Nine: true")
     child.expect_exact("Ann claims> ")

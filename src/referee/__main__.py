@@ -1,5 +1,5 @@
-"""`python -m referee` runs the command line."""
+"""`python -m referee` runs the command line (through the front door, as the `referee` script)."""
 
-from referee.cli import main
+from referee.answers import main
 
 main()

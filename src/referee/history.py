@@ -304,7 +304,7 @@ def sqlite_rows(
     for name in summary.standings:
         money = summary.money(name)
         paid, took, net = (money["paid"], money["won"], money["net"]) if money else (None,) * 3
-        won = int(summary.finished and name in summary.winners)
+        won = int(summary.decided and name in summary.winners)
         results.append((ident, name, place[name], won, scores.get(name), paid, took, net))
     return {
         "sessions": [
@@ -373,6 +373,12 @@ class Summary:
     def status(self) -> str:
         """`playing`, `provisional` or `finished`, as `Outcome.status` says."""
         return Outcome(self.finished, (), (), self.provisional).status
+
+    @property
+    def decided(self) -> bool:
+        """Finished with a result no event can change: a provisional win (a Kariki buy-back
+        still on offer) counts for nobody until the night is settled (RULES 2)."""
+        return self.finished and not self.provisional
 
     @property
     def played(self) -> str:
@@ -478,13 +484,13 @@ def summarise(session: Session) -> Summary:
 def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
     """Each player's finishing place, 1 best: the game's own places where it shares some
     (Kariki: by the last time out), else by the standings; a shared win shares 1st. Only of a
-    finished session, unless `every` (the standing so far)."""
-    if not (summary.finished or every):
+    decided session, unless `every` (the standing so far)."""
+    if not (summary.decided or every):
         return {}
     order = summary.shared or range(1, len(summary.standings) + 1)
     found = {}
     for place, name in zip(order, summary.standings, strict=True):
-        won = summary.finished and name in summary.winners
+        won = summary.decided and name in summary.winners
         found[name] = 1 if won else place
     return found
 
@@ -551,14 +557,14 @@ def stats(
         place = places(summary)
         for name in summary.players:
             row = people.setdefault(name, _new_person())
-            won = summary.finished and name in summary.winners
+            won = summary.decided and name in summary.winners
             row["games"] += 1
-            row["finished"] += int(summary.finished)
+            row["finished"] += int(summary.decided)
             row["wins"] += int(won)
             if name in place:
                 key = str(place[name])
                 row["places"][key] = row["places"].get(key, 0) + 1
-            row["form"].append("W" if won else "L" if summary.finished else "-")
+            row["form"].append("W" if won else "L" if summary.decided else "-")
             day = local_date(summary.played)
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
@@ -663,7 +669,7 @@ def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
     return {
         "players": [a, b],
         "games": len(together),
-        "wins": {n: sum(1 for s in together if s.finished and n in s.winners) for n in (a, b)},
+        "wins": {n: sum(1 for s in together if s.decided and n in s.winners) for n in (a, b)},
         "ahead": ahead,
         "level": level,
     }

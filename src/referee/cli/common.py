@@ -3,7 +3,6 @@ actions, and the score card after them."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,8 +56,9 @@ NickOpt = Annotated[
 
 def home() -> storage.Home:
     """The data folder: $REFEREE_HOME, else the platform's user data folder."""
-    root = os.environ.get("REFEREE_HOME") or typer.get_app_dir("referee")
-    return storage.Home(Path(root))
+    from referee.places import data_folder
+
+    return storage.Home(Path(data_folder()))
 
 
 @dataclass
@@ -86,7 +86,10 @@ class Workspace:
         known = self.known
         if known is not None and known.path == path and known.digest == storage.digest_of(raw):
             return known
-        self.known = storage.load_bytes(path, raw, None if self.keeps_replays else self.cache)
+        # The shell keeps its replays in memory and caches one on exit; opening, it asks the
+        # cache like any command (a long night opens as fast as a short one).
+        cache = self.cache if known is None or not self.keeps_replays else None
+        self.known = storage.load_bytes(path, raw, cache)
         return self.known
 
     def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
@@ -214,8 +217,14 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
     """Build an event against the live state, apply it, save it, show the ruling and card."""
+    own = games.BY_NAME.get(str(ctx.parent.info_name).lower()) if ctx.parent else None
 
     def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        if own is not None and own.name != session.game:  # `referee kariki pass -s liars-night`
+            raise UsageError(
+                f"{session.name} is a {session.game} session: its actions are"
+                f" referee {session.game} ..., not referee {own.name} ..."
+            )
         return (*append(session, state, make_event(session, state), at=storage.now()), None)
 
     result = workspace(ctx).change(ref, change)

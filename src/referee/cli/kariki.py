@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -21,10 +21,12 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.errors import UsageError
+from referee.errors import RuleViolation, UsageError, quote
 from referee.games import kariki
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
 from referee.session import Session, resolve_player
+
+T = TypeVar("T")
 
 app = typer.Typer(
     help="Kariki actions (alias: k). The player on turn acts unless --by says who.",
@@ -73,9 +75,11 @@ def new(
 def claim(
     ctx: typer.Context,
     rank: Annotated[
-        list[str],
-        typer.Argument(metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ..."),
-    ],
+        list[str] | None,
+        typer.Argument(
+            metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ...", show_default=False
+        ),
+    ] = None,
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
@@ -83,7 +87,7 @@ def claim(
 
     Typed by the player facing a claim, it also means he took the mug and rolled.
     """
-    parsed = parse_rank(" ".join(rank))
+    parsed = parse_rank(" ".join(needed(rank, "claim", "a rank, like claim 9 or claim 1-1")))
     act(ctx, session, lambda s, state: kariki.Claim(actor(s, state, by), parsed))
 
 
@@ -110,8 +114,11 @@ def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> No
 def pull(
     ctx: typer.Context,
     dice: Annotated[
-        list[str], typer.Argument(metavar="DICE", help="The dice under the mug: 4-5, 45 or 4 5.")
-    ],
+        list[str] | None,
+        typer.Argument(
+            metavar="DICE", help="The dice under the mug: 4-5, 45 or 4 5.", show_default=False
+        ),
+    ] = None,
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
@@ -120,6 +127,7 @@ def pull(
     Type the dice it shows: a lie is a berry for whoever answers for the claim, the truth a
     berry for the puller.
     """
+    dice = needed(dice, "pull", "the dice under the mug, like pull 4-5")
     if len(dice) > 2:
         raise UsageError(f"pull takes two dice, like 4-5, not {len(dice)} words")
     parsed = Roll.parse(" ".join(dice))
@@ -138,9 +146,17 @@ def pass_(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> N
 @app.command()
 def slash(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who broke a table rule.")],
+    player: Annotated[
+        str | None,
+        typer.Argument(metavar="PLAYER", help="Who broke a table rule.", show_default=False),
+    ] = None,
     rule: Annotated[
-        str | None, typer.Argument(metavar="RULE", help="drop, mug, seat, language, alcohol ...")
+        str | None,
+        typer.Argument(
+            metavar="RULE",
+            help="drop, mug, seat, language, alcohol ... (or a count: slash bob 3)",
+            show_default=False,
+        ),
     ] = None,
     amount: Annotated[
         int | None,
@@ -162,9 +178,20 @@ def slash(
     For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
     """
 
+    who = needed(player, "slash", "who broke a rule, like slash bob drop 25 or slash bob 3")
+    rule_word, amount_given = rule, amount
+    if rule is not None and rule.isascii() and rule.isdigit():  # `slash bob 3`: three slashes
+        if amount is not None:
+            typed = quote(f"slash {who} {rule} {amount}", 40)
+            like = "like slash bob drop 25 or slash bob 3"
+            raise UsageError(f"{typed}: {rule[:12]} is a count, not a rule; {like}")
+        # A count of more digits than any table needs is refused below without parsing it all.
+        rule_word, amount_given = None, int(rule) if len(rule) <= 12 else 10**12
+
     def make(s: Session, state: kariki.State) -> kariki.Slash:
-        found = state.rules.slash_rule(rule) if rule else None
+        found = state.rules.slash_rule(rule_word) if rule_word else None
         timed, counted = seconds, count
+        amount = amount_given
         if amount is not None:
             if seconds is not None or count is not None:
                 raise UsageError("give the amount once: as a word, or as --seconds / --count")
@@ -173,7 +200,7 @@ def slash(
             else:
                 counted = amount
         rule_name = found.name if found else None
-        return kariki.Slash(resolve_player(s, player), rule_name, timed, counted)
+        return kariki.Slash(resolve_player(s, who), rule_name, timed, counted)
 
     act(ctx, session, make)
 
@@ -212,14 +239,51 @@ def odds(
 @app.command()
 def buyback(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="A player who just went out.")],
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="A player who just went out (the only one on offer if not given).",
+            show_default=False,
+        ),
+    ] = None,
     session: SessionOpt = None,
 ) -> None:
     """Buy back in for the pot.
 
     A player who just went out pays the pot (so it doubles) and returns with one berry less.
     """
-    act(ctx, session, lambda s, state: kariki.BuyBack(resolve_player(s, player)))
+
+    def make(s: Session, state: kariki.State) -> kariki.BuyBack:
+        if player is not None:
+            return kariki.BuyBack(resolve_player(s, player))
+        offered = [state.name(i) for i in state.buyback_open]
+        if len(offered) == 1:  # `bu` alone: the one player on offer
+            return kariki.BuyBack(offered[0])
+        if not offered:
+            raise RuleViolation(
+                "no buy-back is on offer: only a player who just went out buys back"
+            )
+        raise UsageError(f"buyback needs the player: {' or '.join(offered)}")
+
+    act(ctx, session, make)
+
+
+@app.command()
+def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """End the night.
+
+    When one player stands and a buy-back is still on offer: nobody else buys back, the
+    offers close, and the last player standing takes the pot.
+    """
+    act(ctx, session, lambda s, state: kariki.Settle())
+
+
+def needed(value: T | None, command: str, what: str) -> T:
+    """An argument the command cannot do without, else a one-line usage error saying what."""
+    if value is None or value == []:
+        raise UsageError(f"{command} needs {what}")
+    return value
 
 
 # ---------------------------------------------------------------------------- the shell
@@ -228,7 +292,8 @@ def buyback(
 def shell_prompt(state: kariki.State) -> str:
     """Who acts and what they face, short enough for a phone: `Bob vs Nine`."""
     if state.is_over:
-        return f"{state.winner or 'nobody'} won"
+        winner = state.winner or "nobody"
+        return f"{winner} won" if state.is_finished else f"{winner} leads"
     who = state.name(state.turn)
     if state.claim is None:
         return f"{who} claims"

@@ -43,12 +43,15 @@ class Outcome(NamedTuple):
     """Where a game stands: playing or finished, who won (a tie has several), the standings.
 
     `provisional` marks a result that one more event may still change (a buy-back on offer).
+    `places` gives each of `standings` its place when some share one (1, 2, 2, 4); empty
+    means 1, 2, 3 ... in order.
     """
 
     finished: bool
     winners: tuple[str, ...] = ()
     standings: tuple[str, ...] = ()  # best first
     provisional: bool = False
+    places: tuple[int, ...] = ()  # read by history.summarise (stats, the SQLite results)
 
     @property
     def status(self) -> str:

@@ -269,7 +269,15 @@ class BuyBack:
         return words("buyback", self.player)
 
 
-Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """The night ends: nobody else buys back, and the last player standing takes the pot."""
+
+    def __str__(self) -> str:
+        return "settle"
+
+
+Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle
 
 # ---------------------------------------------------------------------------- rulings
 # What an event did, as data. `referee.render.kariki_words` words these; `log --json`, exports
@@ -363,12 +371,17 @@ class FinalPass(NamedTuple):
 
 
 class Slashed(NamedTuple):
-    """Slashes for a broken table rule, and the berries they actually hung."""
+    """Slashes for a broken table rule, and the berries they actually hung.
+
+    `tally` is where the count got to (`tally - slashes + 1` .. `tally`), before every
+    `slashes_per_berry` of it turned into a berry: the 3rd slash is a berry.
+    """
 
     player: str
     slashes: int
     rule: str | None
     berries: int
+    tally: int = 0
 
 
 class BoughtBack(NamedTuple):
@@ -393,6 +406,15 @@ class InPoo(NamedTuple):
     player: str
 
 
+class MugHolderOut(NamedTuple):
+    """The player holding the mug went out: the claim to beat (if any) is dropped and
+    `roller` rolls fresh."""
+
+    out: str
+    roller: str
+    claim: Rank | None
+
+
 class ClaimVoid(NamedTuple):
     """The player answering for the claim went out: `roller` rolls fresh."""
 
@@ -408,17 +430,35 @@ class ChainMoved(NamedTuple):
     answers: str
 
 
+class PriceDoubles(NamedTuple):
+    """Several went out in one event: each may buy back for `price` today, and every buy-back
+    doubles the price of the next."""
+
+    price: int
+
+
 class Won(NamedTuple):
-    """The last player standing takes the pot (unless someone in `open` buys back)."""
+    """The last player standing takes the pot (unless someone in `open` buys back for
+    `price`); `pot` is 0 on a night without money."""
 
     player: str
     pot: int
     open: tuple[str, ...] = ()
+    price: int = 0
+
+
+class Settled(NamedTuple):
+    """The night ends: `closed` did not buy back, and `player` takes the pot."""
+
+    player: str
+    pot: int
+    closed: tuple[str, ...]
 
 
 Fact = (
     Started | Claimed | ClaimRefused | TookMug | ShowedKariki | Crowned | Pulled | Passed
-    | FinalPass | Slashed | BoughtBack | WentOut | InPoo | ClaimVoid | ChainMoved | Won
+    | FinalPass | Slashed | BoughtBack | WentOut | InPoo | MugHolderOut | ClaimVoid
+    | ChainMoved | PriceDoubles | Won | Settled
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -434,7 +474,8 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One player at the table; `paid` is the buy-in plus any buy-back."""
+    """One player at the table; `paid` is the buy-in plus any buy-back, `out_at` the number
+    of the event that put him out last (0: never out), which his place follows."""
 
     name: str
     nickname: str | None = None
@@ -444,6 +485,7 @@ class Seat:
     out: bool = False
     buyback_used: bool = False
     paid: int = 0
+    out_at: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +507,7 @@ class State:
     buyback_open: tuple[int, ...] = ()  # out in the last event, and may still buy back
     ruling: tuple[Fact, ...] = ()
     events: int = 0
+    buy_in: int = 1  # 0: a night without money (no pot, no buy-back)
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -481,6 +524,31 @@ class State:
         """The last player standing, once the game is over."""
         active = self.active
         return self.seats[active[0]].name if self.is_over and active else None
+
+    @property
+    def is_finished(self) -> bool:
+        """Over, and no buy-back can change the result any more: the winner takes the pot."""
+        return self.is_over and not self.buyback_open
+
+    @property
+    def pot_to(self) -> str | None:
+        """Who takes the pot: the winner once the night is finished (None before)."""
+        return self.winner if self.is_finished else None
+
+    @property
+    def has_money(self) -> bool:
+        """Whether the night is played for money (`--buy-in 0` is not)."""
+        return self.buy_in > 0
+
+    @property
+    def offers_buyback(self) -> bool:
+        """Whether a player going out may buy back: the key is on and there is a pot to pay."""
+        return self.rules.buyback and self.has_money
+
+    def out_in_order(self) -> tuple[int, ...]:
+        """The players out now, in the order they went out for the last time."""
+        out = [i for i in range(len(self.seats)) if self.seats[i].out]
+        return tuple(sorted(out, key=lambda i: self.seats[i].out_at))
 
     @property
     def bartender(self) -> str | None:
@@ -554,12 +622,13 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
         turn=[p.name for p in players].index(options.first),
         phase=Phase.ROLL,
         ruling=(Started(options.first, options.direction),),
+        buy_in=options.buy_in,
     )
 
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
-    if state.is_over and not isinstance(event, BuyBack):
+    if state.is_finished or (state.is_over and not isinstance(event, BuyBack | Settle)):
         raise RuleViolation(f"the game is over: {state.winner or 'nobody'} won")
     facts: list[Fact] = []
     before = state
@@ -579,9 +648,26 @@ def apply(state: State, event: Event) -> State:
             state = _slash(state, event, facts)
         case BuyBack(player=player):
             state = _buyback(state, state.index(player), facts)
+        case Settle():
+            return _end_night(state)
         case _:
             assert_never(event)
     return _settle(before, state, facts, isinstance(event, BuyBack))
+
+
+def _end_night(state: State) -> State:
+    """`settle`: the open buy-back offers close, and the last player standing takes the pot."""
+    if not state.buyback_open:
+        raise RuleViolation("nothing to settle: no buy-back is on offer")
+    closed = ", ".join(state.name(i) for i in state.buyback_open)
+    if not state.is_over:
+        raise RuleViolation(
+            f"nothing to settle: {len(state.active)} players still stand; the offer to"
+            f" {closed} closes with the next action"
+        )
+    winner = state.winner or ""
+    fact = Settled(winner, state.pot, tuple(state.name(i) for i in state.buyback_open))
+    return replace(state, buyback_open=(), ruling=(fact,), events=state.events + 1)
 
 
 def _actor(state: State, by: str) -> int:
@@ -658,12 +744,15 @@ def _kariki(state: State, i: int, facts: list[Fact]) -> State:
     if crowns % state.rules.crown_threshold == 0:
         hit = [j for j in state.in_turn_order(i) if j != i or state.rules.crown_hits_roller]
         hung = []
+        fact_at = len(facts)  # the crown is said before whoever it puts out
         for j in hit:
             if len(state.active) <= 1:
                 break
             state = _hang(state, j, Cause.CROWNS, facts)
             hung.append(state.name(j))
-        facts.append(Crowned(roller.name, crowns, tuple(hung)))
+        facts.insert(fact_at, Crowned(roller.name, crowns, tuple(hung)))
+    # The shown Kariki lifted the mug: the starter below rolls fresh, whoever went out.
+    facts[:] = [f for f in facts if not isinstance(f, MugHolderOut)]
     starter = i if state.rules.after_kariki_starter is Starter.ROLLER else victim
     if state.seats[starter].out:
         starter = state.next_active(starter)
@@ -723,11 +812,17 @@ def _pass(state: State, i: int, facts: list[Fact]) -> State:
 
 
 def _hand_on(state: State, i: int) -> State:
-    """The choice goes to the next player in line after `i`.
+    """The choice goes to the next player in line after `i`, who went out facing it.
 
-    If that is a passer, the roller is out and it came back round: as after a final pass,
-    the first passer still in must roll or pull, and the last passer answers.
+    After a final pass that is the first passer still in (a passer who bought back counts
+    again), never the player answering for the claim. Otherwise it is the next player round
+    the table; if that is a passer, the roller is out and it came back round: as after a
+    final pass, the first passer still in must roll or pull, and the last passer answers.
     """
+    if state.final_pass:
+        waiting = [p for p in state.passers if not state.seats[p].out and p != state.responsible]
+        if waiting:
+            return replace(state, turn=waiting[0])
     nxt = state.next_active(i)
     return replace(state, turn=nxt, final_pass=state.final_pass or nxt in state.passers)
 
@@ -773,7 +868,8 @@ def _slash(state: State, event: Slash, facts: list[Fact]) -> State:
     while hung < due and not state.seats[i].out and len(state.active) > 1:
         state = _hang(state, i, Cause.SLASHES, facts)
         hung += 1
-    facts.insert(fact_at, Slashed(seat.name, n, rule.name if rule else None, hung))
+    tally = seat.slashes + n
+    facts.insert(fact_at, Slashed(seat.name, n, rule.name if rule else None, hung, tally))
     return state
 
 
@@ -781,6 +877,8 @@ def _buyback(state: State, i: int, facts: list[Fact]) -> State:
     seat = state.seats[i]
     if not state.rules.buyback:
         raise RuleViolation("buy-backs are off in this ruleset")
+    if not state.has_money:
+        raise RuleViolation("a night without money (buy-in 0) has no buy-back")
     if not seat.out:
         raise RuleViolation(f"{seat.name} is not out: only a player who just went out buys back")
     if seat.buyback_used:
@@ -794,6 +892,8 @@ def _buyback(state: State, i: int, facts: list[Fact]) -> State:
         seat, berries=seat.berries[:keep], out=False, buyback_used=True, paid=seat.paid + price
     )
     facts.append(BoughtBack(seat.name, price, state.pot + price))
+    if len(seats[i].berries) == keep:
+        facts.append(InPoo(seat.name))
     return replace(
         state,
         seats=tuple(seats),
@@ -811,28 +911,47 @@ def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
     out = len(berries) >= state.rules.berry_limit
     seats = list(state.seats)
     # Slashes never outlive the player: an out player keeps none.
-    seats[i] = replace(seat, berries=berries, out=out, slashes=0 if out else seat.slashes)
+    seats[i] = replace(
+        seat,
+        berries=berries,
+        out=out,
+        slashes=0 if out else seat.slashes,
+        out_at=state.events + 1 if out else seat.out_at,
+    )
     state = replace(state, seats=tuple(seats))
     if not out:
         return state
+    first_out = not state.out_order
     if i not in state.out_order:
         state = replace(state, out_order=(*state.out_order, i))
+    may_buy = state.offers_buyback and not seat.buyback_used
+    # Said when it happens, so the ruling reads in the order of events ("Bob is OUT" first,
+    # then who faces the claim now).
+    facts.append(WentOut(seat.name, first_out, state.buyback_price if may_buy else None))
     return _after_out(state, i, facts)
 
 
 def _after_out(state: State, i: int, facts: list[Fact]) -> State:
-    """RULES.md 2.6: a player going out mid-chain ends the chain only if he answered for it."""
-    if state.is_over:
-        return state
+    """RULES.md 2.6: a player going out mid-chain ends the chain only if he answered for it.
+
+    A claim voided by the event that ends the game stays void: if a buy-back reopens the game,
+    play goes on with a fresh roll, never with the dead claim. Only the words wait for a game
+    that goes on.
+    """
+    goes_on = not state.is_over
     if state.phase is Phase.ROLL:
-        if i == state.turn:  # the roller holding the mug: the next player rolls fresh
-            return _fresh_roll(state, state.next_active(i))
-        return state
+        if i != state.turn:
+            return state
+        nxt = state.next_active(i)  # he held the mug: the next player rolls fresh
+        if goes_on:
+            facts.append(MugHolderOut(state.name(i), state.name(nxt), state.claim))
+        return _fresh_roll(state, nxt)
     if i == state.responsible:
         roller = state.turn if state.turn != i else state.next_active(i)
-        facts.append(ClaimVoid(state.name(i), state.name(roller)))
+        if goes_on:
+            facts.append(ClaimVoid(state.name(i), state.name(roller)))
         return _fresh_roll(state, roller)
-    if i == state.turn:
+    if i == state.turn and goes_on:  # over: after a buy-back he is next in line again
         state = _hand_on(state, i)
         assert state.claim is not None and state.responsible is not None  # a live claim
         facts.append(ChainMoved(state.name(state.turn), state.claim, state.name(state.responsible)))
@@ -853,25 +972,25 @@ def _fresh_roll(state: State, i: int) -> State:
 
 
 def _settle(before: State, after: State, facts: list[Fact], buyback: bool) -> State:
-    """Note who went out with this event (once each), who is in the poo, and who won."""
+    """Note who is in the poo, which buy-backs are open, and who won (or leads)."""
     newly_out = tuple(
         i for i in range(len(after.seats)) if after.seats[i].out and not before.seats[i].out
     )
-    offer = after.rules.buyback
-    for i in newly_out:
-        may_buy = offer and not after.seats[i].buyback_used
-        price = after.buyback_price if may_buy else None
-        first_out = after.out_order[0] == i and i not in before.out_order
-        facts.append(WentOut(after.name(i), first_out, price))
-    for i in after.active:
-        if after.in_poo(after.seats[i]) and not before.in_poo(before.seats[i]):
-            facts.append(InPoo(after.name(i)))
+    if not buyback:
+        for i in after.active:
+            if after.in_poo(after.seats[i]) and not before.in_poo(before.seats[i]):
+                facts.append(InPoo(after.name(i)))
     if buyback:
         still_open = after.buyback_open
     else:
-        still_open = tuple(i for i in newly_out if offer and not after.seats[i].buyback_used)
+        still_open = tuple(
+            i for i in newly_out if after.offers_buyback and not after.seats[i].buyback_used
+        )
+        if len(still_open) > 1:
+            facts.append(PriceDoubles(after.buyback_price))
     if after.is_over and (not before.is_over or buyback) and after.winner:
-        facts.append(Won(after.winner, after.pot, tuple(after.name(i) for i in still_open)))
+        names = tuple(after.name(i) for i in still_open)
+        facts.append(Won(after.winner, after.pot, names, after.buyback_price if names else 0))
     return replace(after, buyback_open=still_open, ruling=tuple(facts), events=before.events + 1)
 
 
@@ -879,7 +998,7 @@ def choices(state: State) -> tuple[str, ...]:
     """What the player on turn may do now, in the words of the actions (slash aside)."""
     open_buyback = ("buyback",) if state.buyback_open else ()
     if state.is_over:
-        return open_buyback
+        return (*open_buyback, "settle") if open_buyback else ()
     if state.phase is Phase.ROLL:
         return ("claim", "kariki", *open_buyback)
     if state.chain_is_back:
@@ -891,18 +1010,35 @@ def choices(state: State) -> tuple[str, ...]:
 
 
 def legal_actions(state: State) -> tuple[str, ...]:
-    """The actions open now: the choices on turn, and slashes while the game is on."""
+    """Every action that works now: the choices on turn, a claim or a shown Kariki typed by a
+    responder who may take the mug (he rolled), and slashes while the game is on."""
     found = choices(state)
-    return found if state.is_over else (*found, "slash")
+    if state.is_over:
+        return found
+    if state.phase is Phase.RESPOND and "roll" in found:
+        found = (*found[:1], "claim", "kariki", *found[1:])
+    return (*found, "slash")
 
 
 def outcome(state: State) -> Outcome:
-    """The winner once one player is left; standings by how long each lasted."""
+    """The winner once one player is left; the others by when they went out for the last time
+    (provisional while a buy-back is on offer)."""
     if not state.is_over:
         return Outcome(False)
-    last_out = tuple(state.name(i) for i in reversed(state.out_order) if state.seats[i].out)
     winners = (state.winner,) if state.winner else ()
-    return Outcome(True, winners, (*winners, *last_out), provisional=bool(state.buyback_open))
+    order = list(reversed(state.out_in_order()))
+    ranked = [1] * len(winners)
+    for n, i in enumerate(order):  # players out in the same event share a place (1, 2, 2, 4)
+        same = n and state.seats[order[n - 1]].out_at == state.seats[i].out_at
+        ranked.append(ranked[-1] if same else len(ranked) + 1)
+    last_out = tuple(state.name(i) for i in order)
+    return Outcome(
+        True,
+        winners,
+        (*winners, *last_out),
+        provisional=bool(state.buyback_open),
+        places=tuple(ranked),
+    )
 
 
 # ---------------------------------------------------------------------------- notation of events
@@ -939,6 +1075,9 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
         case "buyback":
             only_fields(data, "player")
             return BuyBack(str_field(data, "player"))
+        case "settle":
+            only_fields(data)
+            return Settle()
     raise NotationError(f"unknown Kariki event type {quote(kind)}")
 
 
@@ -966,6 +1105,8 @@ def event_to_dict(event: Event) -> EventDict:
             return out
         case BuyBack(player=player):
             return {"type": "buyback", "player": player}
+        case Settle():
+            return {"type": "settle"}
         case _:
             assert_never(event)
 
@@ -998,6 +1139,7 @@ def summary(state: State) -> dict[str, object]:
             }
             for s in state.seats
         ],
+        "final_pass": state.final_pass and not state.is_over,
         "turn": None if state.is_over else state.name(state.turn),
         "phase": state.shown_phase.value,
         "claim": LADDER.name(state.claim) if state.claim is not None else None,
@@ -1010,6 +1152,7 @@ def summary(state: State) -> dict[str, object]:
         "direction": state.direction.value,
         "pot": state.pot,
         "winner": state.winner,
+        "pot_to": state.pot_to if state.has_money else None,
         "buyback_open": [state.name(i) for i in state.buyback_open],
         "bartender": state.bartender,
         "events": state.events,
@@ -1027,7 +1170,8 @@ def scores(state: State) -> dict[str, int]:
 
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
-    """Berries by cause, crowns, slashes, buy-backs, and who poured the drinks."""
+    """Berries by cause, crowns, slashes, buy-backs, who poured the drinks, and money: `paid`
+    (buy-in and buy-backs) and `won` (the pot, for the winner once the night is finished)."""
     found = Tallies()
     add = found.add
 
@@ -1044,13 +1188,20 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                         add(player, "berries: crowns")
                 case Slashed(player=player, slashes=slashes, berries=berries):
                     add(player, "slashes", slashes)
-                    add(player, "berries: slashes", berries)
+                    if berries:  # stats never list a cause with no berry
+                        add(player, "berries: slashes", berries)
                 case ClaimRefused(by=by):
                     add(by, "berries: illegal claim")
                 case BoughtBack(player=player):
                     add(player, "buy-backs")
     if states and states[-1].bartender:
         add(states[-1].bartender, "bartender")
+    if states and states[-1].has_money:
+        final = states[-1]
+        for seat in final.seats:
+            add(seat.name, "paid", seat.paid)
+        if final.pot_to:
+            add(final.pot_to, "won", final.pot)
     return found.counts
 
 

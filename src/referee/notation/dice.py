@@ -205,7 +205,7 @@ def parse_rank(text: str) -> Rank:
     import difflib
 
     close = difflib.get_close_matches(key, [w for w in _SPELLINGS if len(w) > 2], 1, 0.75)
-    hint = f"did you mean {quote(close[0])}?" if close else "try 9, nine, 4-5, 66 or boxcars"
+    hint = f"did you mean {quote(close[0])}?" if close else "try 9, nine, 4-5, 66, boxcars or 1-1"
     raise NotationError(f"unknown rank {quote(text)}: {hint}")
 
 

@@ -8,6 +8,7 @@ what they face, who answers, the pass chain. Every name goes through `printable`
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
@@ -39,12 +40,7 @@ BLOCK_WIDTH = 24
 def status(state: State) -> Text:
     """Who acts and what they face, who answers, the pass chain: the card's last lines."""
     if state.is_over:
-        winner = printable(state.winner or "")
-        text = Text(f"{winner} wins the pot of {state.pot}", style="bold green")
-        for i in state.buyback_open:
-            name = printable(state.name(i))
-            text.append(f"\nunless {name} buys back: buyback {name} ({state.buyback_price})")
-        return text if state.winner else Text("nobody is left standing")
+        return _result(state)
     who = printable(state.name(state.turn))
     text = Text()
     text.append(who, style="bold")
@@ -57,24 +53,46 @@ def status(state: State) -> Text:
     else:
         assert state.claim is not None and state.responsible is not None  # a live claim
         own = [c for c in choices(state) if c != "buyback"]  # a buy-back is the out player's
+        if state.chain_is_back:  # his pass is the final pass: the first passer must answer
+            own = ["final pass" if c == "pass" else c for c in own]
         text.append(f" faces {LADDER.name(state.claim)}: {' / '.join(own)}")
         answers = printable(state.name(state.responsible))
         text.append(f"\n{answers} answers for it")
         if state.passers:
             passed = ", ".join(printable(state.name(p)) for p in state.passers)
             text.append(f"; passed: {passed}" + (" (final pass)" if state.final_pass else ""))
+    _offers(state, text)
+    return text
+
+
+def _result(state: State) -> Text:
+    """The last lines of a night that is over: the winner, or who leads and who may buy back."""
+    winner = printable(state.winner or "nobody")
+    pot = f" the pot of {state.pot}" if state.has_money else ""
+    if state.is_finished:
+        return Text(f"{winner} won{pot}", style="bold green")
+    text = Text(f"{winner} leads" + (f", for{pot}" if pot else ""), style="bold")
+    _offers(state, text)
+    text.append(f"\nsettle: nobody buys back, {winner} wins")
+    return text
+
+
+def _offers(state: State, text: Text) -> None:
+    """The open buy-back offers, each with today's price."""
     for i in state.buyback_open:
         name = printable(state.name(i))
         text.append(f"\n{name} may buy back: buyback {name} ({state.buyback_price})")
-    return text
+    if len(state.buyback_open) > 1:
+        text.append("\nthe price doubles after each buy-back")
 
 
 def _header(state: State, title: str, width: int) -> Text:
     header = Text()
     header.append("KARIKI", style="bold")
     header.append(f" {printable(title)}")
-    pot = f"pot {state.pot}"
-    header.append(" " * max(1, width - len(header) - len(pot)) + pot)
+    if state.has_money:  # a night without money has no pot
+        pot = f"pot {state.pot}"
+        header.append(" " * max(1, width - len(header) - len(pot)) + pot)
     return header
 
 
@@ -92,8 +110,9 @@ def cross(seat: Seat) -> list[str]:
     return [f"  {top}  ", f"{left}-{centre}-{right}", f"  {bottom}  "]
 
 
-def player_block(state: State, index: int) -> Text:
-    """One player's name line and cross with berries, slashes and crowns beside it."""
+def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
+    """One player's name line and cross with berries, slashes and crowns beside it; a flag
+    too long for the block's `width` goes on two lines at its `; `."""
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     head = Text("> " if on_turn else "  ", style="bold")
@@ -102,7 +121,6 @@ def player_block(state: State, index: int) -> Text:
         head.append(f" ({printable(seat.nickname)})", style="italic")
     if seat.buyback_used:
         head.append(" $")  # bought back: marked on the card, never as a berry
-    flag = _flag(state, index)
     limit = state.rules.berry_limit
     info = [
         f"berries {len(seat.berries)}/{limit}",
@@ -111,37 +129,52 @@ def player_block(state: State, index: int) -> Text:
     ]
     block = Text()
     block.append_text(head)
-    if flag:
-        block.append("\n  ")
-        block.append(flag[0], style=flag[1])
+    for flag, style in flags(state, index):
+        for part in [flag] if len(flag) + 2 <= width else flag.split("; "):
+            block.append("\n  ")
+            block.append(part, style=style)
     for cross_line, extra in zip(cross(seat), info, strict=True):
         block.append(f"\n  {cross_line}  {extra}".rstrip())
     return block
 
 
 def money(state: State) -> Text:
-    """What each player paid in (buy-in and buy-backs): the winner takes it all."""
-    paid = ", ".join(f"{printable(s.name)} {s.paid}" for s in state.seats)
-    return Text(f"paid: {paid}", style="dim")
+    """What each player paid in: the buy-in each, and who paid more (buy-backs), shortly
+    enough for a phone: `paid: 2 each, Eve 14`."""
+    each = state.buy_in
+    others = [f"{printable(s.name)} {s.paid}" for s in state.seats if s.paid != each]
+    return Text(f"paid: {', '.join([f'{each} each', *others])}", style="dim")
 
 
-def _flag(state: State, index: int) -> tuple[str, str] | None:
+def flags(state: State, index: int) -> list[tuple[str, str]]:
+    """What the card says boldly under a player's name: OUT, WINNER (only once the night is
+    finished; before, who leads and who may still buy back), IN THE POO, the bartender/DJ
+    (still after a buy-back)."""
     seat = state.seats[index]
+    bar = state.bartender == seat.name
+    found: list[tuple[str, str]] = []
     if seat.out:
-        role = " - bartender/DJ" if state.bartender == seat.name else ""
-        return (f"OUT{role}", "bold red")
+        return [("OUT - bartender/DJ" if bar else "OUT", "bold red")]
     if state.winner == seat.name:
-        return (f"WINNER of the pot ({state.pot})", "bold green")
+        if state.is_finished:
+            pot = f" of the pot ({state.pot})" if state.has_money else ""
+            found.append((f"WINNER{pot}", "bold green"))
+        else:
+            who = ", ".join(printable(state.name(i)) for i in state.buyback_open)
+            found.append((f"leads; {who} may buy back ({state.buyback_price})", "bold"))
     if state.in_poo(seat):
-        return ("IN THE POO", "bold reverse")
-    return None
+        found.append(("IN THE POO" + (" - bartender/DJ" if bar else ""), "bold reverse"))
+    elif bar:
+        found.append(("bartender/DJ", "dim"))
+    return found
 
 
 def full_card(state: State, title: str, width: int = 40) -> RenderableType:
     """The drawn crosses, as many side by side as the width allows; the status last."""
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
     shown_width = min(width, per_row * (BLOCK_WIDTH + 2) - 2) if per_row > 1 else width
-    blocks = [player_block(state, i) for i in range(len(state.seats))]
+    block_width = width if per_row == 1 else BLOCK_WIDTH
+    blocks = [player_block(state, i, block_width) for i in range(len(state.seats))]
     parts: list[RenderableType] = [_header(state, title, shown_width)]
     if per_row == 1:
         parts += blocks
@@ -149,8 +182,8 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
         from rich.table import Table
 
         grid = Table.grid(padding=(0, 2))
-        for _ in range(per_row):
-            grid.add_column(width=BLOCK_WIDTH, no_wrap=True)
+        for _ in range(per_row):  # a long name or flag folds within its block, never cut
+            grid.add_column(width=BLOCK_WIDTH, overflow="fold")
         for start in range(0, len(blocks), per_row):
             row = blocks[start : start + per_row]
             grid.add_row(*row, *([""] * (per_row - len(row))))
@@ -158,28 +191,34 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
     used = [c for c in Cause if any(c in s.berries for s in state.seats)]
     if used:
         parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
-    parts.append(money(state))
+    if state.has_money:
+        parts.append(money(state))
     parts.append(status(state))
     return Group(*parts)
 
 
 # ---------------------------------------------------------------------------- the compact card
 
+CROWN = "^"  # crowns rolled, apart from the letters of berries (K is a Kariki berry)
+
 
 def compact_line(state: State, index: int, width: int = 40) -> Text:
-    """One player on one line: `> Ann (Ace)     TT/..  ||  K2  $1  POO`.
+    """One player on one line: `> Ann (Ace)        TT/..  || ^2 $ POO`.
 
     The berries are the cross's five points in hanging order (top, right, bottom, left,
-    centre), each drawn by its cause, `.` for a free point.
+    centre), each drawn by its cause, `.` for a free point; then the slash tally, crowns
+    rolled, `$` for a buy-back. A name is never cut: a long nickname is, first.
     """
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
+    name_width = min(max(16, width - 22), 28)
     who = printable(seat.name)
     if seat.nickname:
-        who += f" ({printable(seat.nickname)})"
-    name_width = min(max(16, width - 24), 28)
-    if len(who) > name_width:
-        who = who[: name_width - 1] + "…"
+        nick = printable(seat.nickname)
+        room = name_width - len(who) - 3  # " (" and ")"
+        if len(nick) > room:
+            nick = nick[: room - 1] + "…" if room >= 2 else ""
+        who += f" ({nick})" if nick else ""
     line = Text("> " if on_turn else "  ", style="bold")
     line.append(f"{who:<{name_width}}", style="bold" if on_turn else "")
     limit = state.rules.berry_limit
@@ -188,20 +227,40 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
         f" {points + '.' * (limit - len(points)):<5}" if limit <= 9 else f" {len(points)}/{limit}"
     )
     line.append(f" {'|' * seat.slashes:<2}")
-    line.append(f" {'K' + str(seat.crowns) if seat.crowns else '':<3}")
-    line.append(f" ${seat.paid}")
+    line.append(f" {CROWN + str(seat.crowns) if seat.crowns else '':<3}")
+    line.append(" $" if seat.buyback_used else "  ")
     if state.in_poo(seat):
         line.append(" POO", style="bold reverse")
+    line.rstrip()
     return line
 
 
+SHORT_LEGEND: dict[Cause, str] = {
+    **LEGEND,
+    Cause.FALSE_ACCUSATION: "pull",
+    Cause.SLASHES: "slash",
+}
+
+
+def legend(state: State, width: int) -> Text | None:
+    """One line naming the berry letters in use, and the crown mark if it fits beside them."""
+    labels = {**SHORT_LEGEND, Cause.CROWNS: f"{state.rules.crown_threshold} crowns"}
+    used = [f"{GLYPHS[c]} {labels[c]}" for c in Cause if any(c in s.berries for s in state.seats)]
+    crown = [f"{CROWN} crowns"] if any(s.crowns for s in state.seats) else []
+    for parts, gap in ((used + crown, "  "), (used + crown, " "), (used, " ")):
+        line = gap.join(parts)
+        if len(line) <= width or parts is used:
+            return Text(line, style="dim") if line else None
+    return None  # pragma: no cover - the last choice always returns
+
+
 def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
-    """One line per player (out players folded into one), then the status."""
+    """One line per player (out players folded into one), the legend, the money, the status."""
     lines: list[RenderableType] = [_header(state, title, width)]
     for i, seat in enumerate(state.seats):
         if not seat.out:
             lines.append(compact_line(state, i, width))
-    out = [i for i in state.out_order if state.seats[i].out]
+    out = state.out_in_order()  # places follow the last time out
     if out:
         names = [
             printable(state.name(i)) + (" (bar)" if state.bartender == state.name(i) else "")
@@ -210,6 +269,11 @@ def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
         lines.append(Text("OUT: " + ", ".join(names), style="red"))
     if state.bartender and not state.seats[state.out_order[0]].out:  # bought back: still pours
         lines.append(Text(f"bartender/DJ: {printable(state.bartender)}", style="dim"))
+    found = legend(state, width)
+    if found is not None:
+        lines.append(found)
+    if state.has_money:
+        lines.append(money(state))
     lines.append(status(state))
     return Group(*lines)
 
@@ -221,14 +285,19 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes at `width` (so the CLI can choose a layout)."""
+    console = _console(width)
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
-    rows = -(-len(state.seats) // per_row)
-    flagged = sum(1 for i in range(len(state.seats)) if _flag(state, i))
-    block = 4 + (1 if flagged and per_row > 1 else 0)
-    tall = rows * block + (flagged if per_row == 1 else 0)
+    block_width = width if per_row == 1 else BLOCK_WIDTH
+    # Counted from the plain lines (each folds at the block's width), not by wrapping with
+    # Rich: this runs before every card is drawn.
+    heights = [
+        sum(max(1, -(-cell_len(line) // block_width)) for line in block.plain.split("\n"))
+        for block in (player_block(state, i, block_width) for i in range(len(state.seats)))
+    ]
+    tall = sum(max(heights[r : r + per_row]) for r in range(0, len(heights), per_row))
     legend = 1 if any(s.berries for s in state.seats) else 0
-    paid = len(money(state).wrap(_console(width), width))
-    return 1 + tall + legend + paid + len(status(state).wrap(_console(width), width))
+    paid = len(money(state).wrap(console, width)) if state.has_money else 0
+    return 1 + tall + legend + paid + len(status(state).wrap(console, width))
 
 
 def _console(width: int) -> Console:

@@ -43,23 +43,58 @@ def _sentence(fact: k.Fact) -> str:
             return f"{n(by)} passes and answers for {LADDER.name(claim)}"
         case k.FinalPass(by=by, to=to):
             return f"{n(by)} makes the final pass back to {n(to)}"
-        case k.Slashed(player=player, slashes=count, rule=rule, berries=berries):
-            why = f" ({rule})" if rule else ""
-            hung = f": {berries} berr{'ies' if berries > 1 else 'y'}" if berries else ""
-            return f"{n(player)}: {count} slash{'es' if count > 1 else ''}{why}{hung}"
+        case k.Slashed(player=player, slashes=count, rule=rule, berries=berries, tally=tally):
+            return _slashed(n(player), count, rule, berries, tally)
         case k.BoughtBack(player=player, price=price, pot=pot):
             return f"{n(player)} buys back for {price}: the pot is {pot}"
         case k.WentOut(player=player, bartender=bartender, price=price):
             role = " (bartender/DJ)" if bartender else ""
-            offer = f". Buy back: buyback {n(player)} ({price}, pot {price * 2})" if price else ""
+            offer = f". Buy back: buyback {n(player)} ({price})" if price else ""
             return f"{n(player)} is OUT{role}{offer}"
         case k.InPoo(player=player):
             return f"{n(player)} is in the poo"
+        case k.MugHolderOut(out=out, roller=roller, claim=claim):
+            dropped = f"the claim to beat ({LADDER.name(claim)}) is dropped, " if claim else ""
+            return f"{n(out)} held the mug: {dropped}{n(roller)} rolls fresh"
         case k.ClaimVoid(out=out, roller=roller):
             return f"{n(out)} answered for the claim: it is void, {n(roller)} rolls fresh"
         case k.ChainMoved(player=player, claim=claim, answers=answers):
             return f"{n(player)} faces {LADDER.name(claim)}, {n(answers)} answers"
-        case k.Won(player=player, pot=pot, open=still_open):
-            unless = f" unless {' or '.join(map(n, still_open))} buys back" if still_open else ""
-            return f"{n(player)} wins the pot of {pot}{unless}"
+        case k.PriceDoubles(price=price):
+            return f"each pays {price} today; the price doubles after each buy-back"
+        case k.Won(player=player, pot=pot, open=still_open, price=price):
+            won = f"{n(player)} wins the pot of {pot}" if pot else f"{n(player)} wins"
+            if not still_open:
+                return won
+            return f"{won} unless {' or '.join(map(n, still_open))} buys back for {price}"
+        case k.Settled(player=player, pot=pot, closed=closed):
+            return (
+                f"{', '.join(map(n, closed))} did not buy back: {n(player)} wins the pot of {pot}"
+            )
     raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+
+
+def ordinal(number: int) -> str:
+    """`1st`, `2nd`, `3rd`, `4th`, `11th`, `22nd`.
+
+    >>> [ordinal(x) for x in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']
+    """
+    suffix = (
+        "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def _slashed(player: str, count: int, rule: str | None, berries: int, tally: int) -> str:
+    """`3rd slash (drop): a berry for Bob`, `7 slashes: 2 berries for Bob`.
+
+    The tally counts from the last berry, so the scorekeeper sees how close the next one is;
+    only berries actually hung are counted (a player out keeps no slashes).
+    """
+    why = f" ({rule})" if rule else ""
+    # One slash at a time is counted (the 3rd is a berry); a handful at once is just counted.
+    said = f"{ordinal(tally)} slash{why}" if count == 1 else f"{count} slashes{why}"
+    if not berries:
+        return f"{said} for {player}"
+    return f"{said}: {'a berry' if berries == 1 else f'{berries} berries'} for {player}"

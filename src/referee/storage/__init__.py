@@ -3,8 +3,9 @@
 Callers use `referee.storage.X`; the names below are the package's public face.
 """
 
+from referee.codeid import code_digest
 from referee.storage.atomic import CRASH_ENV, atomic_write
-from referee.storage.cache import Cache, code_digest, source_digest
+from referee.storage.cache import Cache
 from referee.storage.codec import (
     MIGRATIONS,
     SCHEMA,
@@ -98,7 +99,6 @@ __all__ = [
     "session_to_doc",
     "session_to_text",
     "shown",
-    "source_digest",
     "transaction",
     "write_new",
     "write_sqlite",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -11,38 +10,12 @@ import stat
 from dataclasses import replace
 from pathlib import Path
 
+from referee.codeid import code_digest
 from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
 from referee.storage import files
 from referee.storage.atomic import atomic_write
 from referee.storage.codec import SCHEMA, Loaded, session_to_doc
-
-# This module is referee/storage/cache.py: the sources to digest are the whole package.
-_PACKAGE = Path(__file__).resolve().parents[1]
-
-
-@functools.cache
-def code_digest() -> str:
-    """A digest of referee's own sources: an edited engine never serves an old replay."""
-    return source_digest(_PACKAGE)
-
-
-def source_digest(package: Path) -> str:
-    """A digest of every Python source below `package`: its name, size and modification time.
-
-    Stat-based, so it costs a fraction of a millisecond on every start; any edit, install or
-    checkout changes a file's time or size, and so every key.
-    """
-    digest = hashlib.sha256()
-    # os.walk and os.stat rather than Path.rglob: half the time, and this runs on every start.
-    for folder, dirs, names in os.walk(package):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(f for f in names if f.endswith(".py")):
-            path = os.path.join(folder, name)  # noqa: PTH118
-            info = os.stat(path)  # noqa: PTH116
-            where = os.path.relpath(path, package)
-            digest.update(f"{where}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-    return digest.hexdigest()
 
 
 def _as_json(document: object) -> object:
@@ -71,8 +44,9 @@ class Cache:
     @classmethod
     def default(cls) -> Cache:
         """`$XDG_CACHE_HOME/referee`, else `~/.cache/referee` (Linux, macOS and Termux alike)."""
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return cls(Path(base) / "referee")
+        from referee.places import cache_root
+
+        return cls(Path(cache_root()))
 
     def is_private(self, *, create: bool = False) -> bool:
         """Whether the folder is ours alone (a real folder of ours, closed to others)."""

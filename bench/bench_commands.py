@@ -1,0 +1,152 @@
+"""Every game's everyday commands at 10, 1,000 and 10,000 events, as ratios to the floor.
+
+    python bench/bench_commands.py [RUNS] [SIZES]     e.g.  python bench/bench_commands.py 5 10,1000
+
+For each game and size: `show` and `show --json` warm (answered for exactly these bytes), `show`
+with the kept replay but no kept answer, `show` cold (a cache nothing was ever kept in: the first
+run ever), one action (the game's next event) and `undo`, each warm. Then `referee --version`,
+a bare `referee`, and `referee shell` opening the largest session. Each line prints the min and
+median of per-pair ratios (interleaved with the floor, CPU time) and the median CPU time. Last,
+the growth exponent of a cold `show` from 10 to 10,000 events (1.0 is linear).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+from common import (
+    REFEREE,
+    Folders,
+    anchors,
+    compile_package,
+    cpu_seconds,
+    floor_command,
+    pairs,
+    report,
+)
+from referee import games, storage
+from referee.session import event_of, initial, notation
+from sessions import PATTERNS, build, games_benchmarked
+
+
+def next_action(game: str, path: Path) -> list[str]:
+    """The shell words of the event the session's pattern would enter next."""
+    loaded = storage.load(path)
+    pattern, names, _, _ = PATTERNS[game]
+    engine = games.load(game)
+    state = initial(loaded.session)
+    made = pattern(lambda: engine.turn(state) or "", list(names))
+    for _ in loaded.session.events:  # replay the pattern to where the file stands
+        state = engine.apply(state, event_of(engine, next(made)))
+    import shlex
+
+    return [game, *shlex.split(notation(loaded.session, next(made)))]
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    sizes = [int(s) for s in sys.argv[2].split(",")] if len(sys.argv) > 2 else [10, 1000, 10000]
+    compile_package()
+    folders = Folders()
+    try:
+        bench(folders, runs, sizes)
+    finally:
+        folders.close()
+
+
+def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[float, float]:
+    """Every measure of one session; returns the median CPU of a cold show and of a show
+    with the kept replay but no kept answer (for the growth exponent)."""
+    floor_env = folders.env()
+
+    def floor() -> float:
+        return cpu_seconds(floor_command(), floor_env)
+
+    def run(*argv: str, cache: Path | None = None, **extra: str) -> float:
+        return cpu_seconds([*REFEREE, *argv], folders.env(cache, **extra))
+
+    where = ("-s", str(path))
+    run("show", *where)  # warm every cache once
+    run("show", "--json", *where)
+    report("show", *pairs(lambda: run("show", *where), floor, runs))
+    report("show --json", *pairs(lambda: run("show", "--json", *where), floor, runs))
+    kept = pairs(lambda: run("show", *where, REFEREE_NO_ANSWERS="1"), floor, runs)
+    report("show, kept replay but no kept answer", *kept)
+    cold = pairs(lambda: run("show", *where, cache=folders.cold_cache()), floor, runs)
+    report("show, cold (first run ever)", *cold)
+    action = next_action(game, path)
+    original = path.read_bytes()
+    copy = path.with_name(f"{path.stem}-act.toml")
+
+    def act(argv: list[str]) -> float:
+        copy.write_bytes(original)  # the same bytes each time: the replay is kept
+        return run(*argv, "-s", str(copy))
+
+    act(["show"])
+    report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
+    report("undo", *pairs(lambda: act(["undo"]), floor, runs))
+    return statistics.median(cold[0]), statistics.median(kept[0])
+
+
+def bench(folders: Folders, runs: int, sizes: list[int]) -> None:
+    env = folders.env()
+    floor_env = folders.env()
+
+    def floor() -> float:
+        return cpu_seconds(floor_command(), floor_env)
+
+    files = folders.root / "sessions"
+    files.mkdir()
+    built: dict[tuple[str, int], Path] = {}
+    for game in games_benchmarked():
+        for size in sizes:
+            path = files / f"{game}-{size}.toml"
+            build(game, path, size)
+            built[game, size] = path
+    anchors(folders, built[games_benchmarked()[0], max(sizes)], runs)
+
+    def run(*argv: str, cache: Path | None = None, **extra: str) -> float:
+        return cpu_seconds([*REFEREE, *argv], folders.env(cache, **extra))
+
+    cold_show: dict[tuple[str, int], float] = {}
+    kept_show: dict[tuple[str, int], float] = {}
+    for (game, size), path in built.items():
+        print(f"\n{game}, {size} events (warm unless it says cold)")
+        cold_show[game, size], kept_show[game, size] = one_session(folders, game, path, runs)
+
+    print("\nthe front door")
+    got = pairs(lambda: run("--version"), floor, runs)
+    report("referee --version", *got)
+    largest = max(sizes)
+    some = built[games_benchmarked()[0], largest]
+    folders.home.mkdir(parents=True, exist_ok=True)
+    (folders.home / "current").write_text(str(some) + "\n")
+    run()
+    got = pairs(lambda: run(), floor, runs)
+    report(f"bare referee (a {largest}-event session)", *got)
+    for game in games_benchmarked():
+        where = str(built[game, largest])
+        run("show", "-s", where)
+        opened = pairs(lambda w=where: cpu_seconds([*REFEREE, "shell", "-s", w], env, "quit\n"),
+                       floor, runs)  # fmt: skip
+        report(f"shell opening {game}, {largest} events", *opened)
+
+    if 10 in sizes and 10000 in sizes:
+        print("\ngrowth from 10 to 10,000 events (exponent of cpu time; 1.0 is linear)")
+        for game in games_benchmarked():
+            cold = [cold_show[game, n] - kept_show[game, 10] for n in (10, 10000)]
+            kept = [kept_show[game, n] for n in (10, 10000)]
+            print(f"{game:<10} cold replay {_exponent(*cold):5.2f}   "
+                  f"kept replay, whole command {_exponent(*kept):5.2f}")  # fmt: skip
+
+
+def _exponent(small: float, big: float) -> float:
+    """log(big / small) / log(1000): how the cost grows over a thousandfold size."""
+    return math.log(max(big, 1e-6) / max(small, 1e-6)) / math.log(1000)
+
+
+if __name__ == "__main__":
+    main()

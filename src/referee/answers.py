@@ -1,0 +1,270 @@
+"""The front door: a read-only command answered before, for exactly these bytes, is answered
+again without loading Typer, Rich or a game.
+
+What `referee show`, `referee log` and a bare `referee` print depends only on the session file's
+bytes, referee's code, the command line, the screen (width, height, colour, encoding, time
+zone) and, for cards that look at other sessions, the data folder's list of sessions. The first
+run of such a line keeps what it printed in the private cache folder, under a digest of all of
+these; a later run with the same inputs prints it back. Anything else (an action, an error,
+anything on stderr, a line this module cannot read with certainty) takes the ordinary path and
+keeps nothing. A kept answer is derived data (RELIABILITY 9): keyed by the exact bytes and code,
+never the source of anything saved, and a miss costs the ordinary run, never a wrong answer.
+Deleting the cache folder is always safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+
+from referee.places import cache_root, data_folder, is_private_folder
+
+TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
+if TYPE_CHECKING:  # this module's start is the fast path's whole cost
+    from collections.abc import Sequence
+    from typing import TextIO
+
+# The read-only commands, and the options they may carry and still be answered.
+FLAGS = {"show": ("--json", "--full", "--compact"), "log": ("--json", "--script")}
+VALUED = {"log": ("--last",)}
+# What a screen's text may depend on besides the bytes (Rich reads these, and so does `log`).
+ENVIRONMENT = (
+    "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "COLORTERM", "TTY_COMPATIBLE",
+    "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES", "REFEREE_CLOCK", "TZ", "REFEREE_HOME",
+    "REFEREE_SESSION", "PYTHONIOENCODING",
+)  # fmt: skip
+MAX_SESSION_BYTES = 8 * 1024 * 1024  # the reader's limit: a larger file is the ordinary path's
+MAX_ANSWERS = 2000  # kept answers; past it the older half is dropped
+SWITCH = "REFEREE_NO_ANSWERS"  # set: always the ordinary path (benchmarks, tests)
+
+
+def main() -> None:
+    """Console-script entry point: `--version` and kept answers here, the rest in `cli.run`."""
+    argv = sys.argv[1:]
+    if argv == ["--version"]:
+        from referee import __version__
+
+        sys.stdout.write(f"referee {__version__}\n")
+        sys.exit(0)
+    sys.exit(answer(argv))
+
+
+def answer(argv: Sequence[str]) -> int:
+    """Run one command line: print its kept answer if there is one, else run it (and keep the
+    answer when it is a read-only command that succeeded and said nothing on stderr)."""
+    key = None if SWITCH in os.environ else answer_key(argv)
+    if key is not None:
+        kept = read_answer(key)
+        if kept is not None:
+            sys.stdout.write(kept)
+            sys.stdout.flush()
+            return 0
+    from referee.cli import run
+
+    if key is None:
+        return run(argv)
+    out, err = Tee(sys.stdout), Tee(sys.stderr)
+    sys.stdout, sys.stderr = out, err  # a Tee stands in for both
+    try:
+        code = run(argv)
+    finally:
+        sys.stdout, sys.stderr = out.real, err.real
+    if code == 0 and not err.parts and out.parts:
+        keep_answer(key, "".join(out.parts))
+    return code
+
+
+class Tee:  # a TextIO by delegation
+    """A stream that passes everything on and remembers what it passed (isatty, fileno and the
+    rest are the real stream's, so what is drawn is exactly what would have been)."""
+
+    def __init__(self, real: TextIO) -> None:
+        self.real = real
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self.real.write(text)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+
+# ---------------------------------------------------------------------------- the key
+
+
+def parse(argv: Sequence[str]) -> tuple[str | None, str | None] | None:
+    """(command, session ref) of a line this module may answer, else None.
+
+    Only `[show|log] [options] [SESSION]` with `-s/--session` anywhere; anything else, or a
+    line naming its session twice, is the ordinary path's to read.
+    """
+    command: str | None = None
+    ref: str | None = None
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-s", "--session") or word.startswith("--session="):
+            value = word.partition("=")[2] if "=" in word else None
+            if value is None:
+                if i + 1 >= len(argv):
+                    return None
+                value, i = argv[i + 1], i + 1
+            if ref is not None or not value:
+                return None
+            ref = value
+        elif word.startswith("-"):
+            if command is None:
+                return None
+            if word in VALUED.get(command, ()):
+                if i + 1 >= len(argv) or not (argv[i + 1].isascii() and argv[i + 1].isdigit()):
+                    return None
+                i += 1
+            elif word not in FLAGS[command]:
+                return None
+        elif command is None and word in FLAGS:
+            command = word
+        elif command is not None and ref is None and word:
+            ref = word
+        else:
+            return None
+        i += 1
+    return command, ref
+
+
+def session_file(ref: str | None) -> str | None:
+    """The file a line's session resolves to, as `storage.resolve` finds it (None: no session)."""
+    root = data_folder()
+    ref = ref or os.environ.get("REFEREE_SESSION") or _pointer(root)
+    if not ref:
+        return None
+    is_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
+    path = ref if is_path else os.path.join(root, "sessions", f"{ref}.toml")
+    if os.path.islink(path):
+        path = os.path.realpath(path)
+    return os.path.abspath(path)
+
+
+def _pointer(root: str) -> str | None:
+    try:
+        with open(os.path.join(root, "current"), encoding="utf-8") as pointer:
+            return pointer.read(4096).strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _session_bytes(path: str) -> bytes | None:
+    """A regular file's bytes up to the reader's limit, else None (the ordinary path says why)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not (info.st_mode & 0o170000 == 0o100000 and info.st_size <= MAX_SESSION_BYTES):
+            return None
+        return handle.read(MAX_SESSION_BYTES + 1)
+
+
+def _screen() -> list[object]:
+    """What the drawing may depend on: a terminal's size and encoding, the time zone."""
+    tty = os.isatty(1)
+    size: object = None
+    if tty:
+        try:
+            size = tuple(os.get_terminal_size(1))
+        except OSError:
+            size = None
+    encoding = getattr(sys.stdout, "encoding", None)
+    return [tty, size, encoding, time.tzname, time.timezone, time.altzone, time.daylight]
+
+
+def answer_key(argv: Sequence[str]) -> str | None:
+    """The digest an answer to this line is kept under, or None when it cannot be answered."""
+    try:
+        found = parse(argv)
+        if found is None:
+            return None
+        path = session_file(found[1])
+        raw = _session_bytes(path) if path else None
+        if raw is None and not (path is None and found == (None, None)):
+            return None  # a session that cannot be read: the ordinary path says why
+        from referee.codeid import code_digest
+
+        try:
+            listing = os.stat(os.path.join(data_folder(), "sessions")).st_mtime_ns
+        except OSError:
+            listing = None
+        parts = [
+            code_digest(),
+            list(argv),
+            [os.environ.get(name) for name in ENVIRONMENT],
+            _screen(),
+            path,  # None for a bare `referee` with no session: how to start
+            hashlib.sha256(raw).hexdigest() if raw is not None else None,
+            listing,
+        ]
+    except (OSError, ValueError, UnicodeError):
+        return None
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---------------------------------------------------------------------------- the store
+
+
+def _folder() -> str:
+    return os.path.join(cache_root(), "answers")
+
+
+def read_answer(key: str) -> str | None:
+    """The answer kept under `key`, if it is there and the folder and file are ours alone."""
+    folder = _folder()
+    if not (is_private_folder(os.path.dirname(folder)) and is_private_folder(folder)):
+        return None
+    try:
+        fd = os.open(os.path.join(folder, key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_mode & 0o170000 != 0o100000 or info.st_uid != os.getuid():
+                return None
+            return handle.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def keep_answer(key: str, text: str) -> None:
+    """Keep `text` under `key` (best effort: an answer not kept is only a slower next time)."""
+    root, folder = cache_root(), _folder()
+    try:
+        for path in (root, folder):
+            if not os.path.lexists(path):
+                os.makedirs(path, mode=0o700, exist_ok=True)
+        if not (is_private_folder(root) and is_private_folder(folder)):
+            return
+        temp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+        os.replace(temp, os.path.join(folder, key))
+        _prune(folder)
+    except (OSError, UnicodeEncodeError):
+        pass
+
+
+def _prune(folder: str) -> None:
+    """Past `MAX_ANSWERS`, drop the older half (by when they were kept)."""
+    with os.scandir(folder) as found:
+        entries = [e for e in found if e.is_file(follow_symlinks=False)]
+    if len(entries) <= MAX_ANSWERS:
+        return
+    import contextlib  # only on the way out of an ordinary run
+
+    entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
+    for entry in entries[: len(entries) // 2]:
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)

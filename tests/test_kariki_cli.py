@@ -1,0 +1,200 @@
+"""Issue 19 at the table: `settle`, what a tipsy scorekeeper types, and what the shell offers."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from conftest import Runner
+from referee.cli.shell import Shell
+
+START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
+
+
+def session_file(home: Path, name: str = "friday") -> Path:
+    return home / "sessions" / f"{name}.toml"
+
+
+def play(referee: Runner, *lines: str) -> None:
+    for line in lines:
+        result = referee("kariki", *line.split())
+        assert result.code == 0, (line, result.err)
+
+
+def test_settle_ends_the_night_for_sessions_stats_and_show_json(referee: Runner) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday", "--buy-in", "2")
+    play(referee, "slash bob --count 12", "claim 9", "pull 4-5")
+    assert "Ann leads" in referee("sessions").out
+    doc = json.loads(referee("show", "--json").out)
+    assert (doc["winner"], doc["pot_to"], doc["buyback_open"]) == ("Ann", None, ["Bob"])
+    settled = referee("kariki", "settle")
+    assert settled.code == 0
+    assert " ".join(settled.out.split()).startswith("Bob did not buy back: Ann wins the pot of 4")
+    assert "Ann won" in referee("sessions").out
+    doc = json.loads(referee("show", "--json").out)
+    assert (doc["pot_to"], doc["buyback_open"], doc["phase"]) == ("Ann", [], "over")
+    stats = json.loads(referee("stats", "--json").out)
+    ann = next(p for p in stats["players"] if p["name"] == "Ann")
+    assert (ann["wins"], ann["finished"]) == (1, 1)
+    money = stats["games"]["kariki"]
+    assert (money["Ann"]["won"]["total"], money["Bob"]["paid"]["total"]) == (4, 2)
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        pytest.param((), "nothing to settle: no buy-back is on offer", id="fresh"),
+        pytest.param(("slash bob 15",), "nothing to settle: 2 players still stand", id="mid-night"),
+    ],
+)
+def test_settle_is_refused_without_an_offer_that_ends_the_night(
+    referee: Runner, home: Path, lines: tuple[str, ...], message: str
+) -> None:
+    referee(*START)
+    play(referee, *lines)
+    before = session_file(home).read_bytes()
+    result = referee("kariki", "settle")
+    assert (result.code, result.err) == (1, f"error: {message}" + result.err[len(message) + 7 :])
+    assert result.err.count("\n") == 1 and session_file(home).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("lines", "code", "said"),
+    [
+        pytest.param(("slash bob 15",), 0, "Bob buys back for 3", id="the-only-one-on-offer"),
+        pytest.param((), 1, "error: no buy-back is on offer", id="none-on-offer"),
+    ],
+)
+def test_buyback_without_a_name_is_the_one_player_on_offer(
+    referee: Runner, lines: tuple[str, ...], code: int, said: str
+) -> None:
+    referee(*START)
+    play(referee, *lines)
+    result = referee("kariki", "buyback")
+    assert result.code == code and said in result.out + result.err
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        pytest.param("pull", "pull needs the dice under the mug, like pull 4-5", id="pull"),
+        pytest.param("claim", "claim needs a rank, like claim 9 or claim 1-1", id="claim"),
+        pytest.param("slash", "slash needs who broke a rule, like slash bob drop 25", id="slash"),
+        pytest.param("claim one", "try 9, nine, 4-5, 66, boxcars or 1-1", id="double-ones-hint"),
+        pytest.param(
+            "slash bob 3 4", "'slash bob 3 4': 3 is a count, not a rule", id="two-numbers"
+        ),
+        pytest.param("slash zed", "unknown player 'zed'", id="wrong-player"),
+        pytest.param("slash bob dorp", "unknown slash rule 'dorp'", id="typo-rule"),
+    ],
+)
+def test_a_missing_or_mistyped_argument_is_one_house_line(
+    referee: Runner, home: Path, line: str, message: str
+) -> None:
+    referee(*START)
+    play(referee, "claim 9")
+    before = session_file(home).read_bytes()
+    result = referee("kariki", *line.split())
+    assert result.code == 2 and message in result.err, result.err
+    assert result.err.count("\n") == 1 and "Missing argument" not in result.err
+    assert session_file(home).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("line", "stored"),
+    [
+        pytest.param("slash bob 3", {"type": "slash", "player": "Bob", "count": 3}, id="count"),
+        pytest.param("sl bob drop 25", {"type": "slash", "player": "Bob", "rule": "drop",
+                                        "seconds": 25}, id="drop-seconds"),
+        pytest.param("sl bob seat 2", {"type": "slash", "player": "Bob", "rule": "seat",
+                                       "count": 2}, id="rule-count"),
+        pytest.param("cl 11", {"type": "claim", "by": "Ann", "rank": "Eleven"}, id="eleven"),
+        pytest.param("cl 1-1", {"type": "claim", "by": "Ann", "rank": "Double Ones"},
+                     id="double-ones"),
+    ],
+)  # fmt: skip
+def test_shell_short_forms(
+    referee: Runner,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    line: str,
+    stored: dict[str, object],
+) -> None:
+    referee(*START)
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
+    assert referee("shell").code == 0
+    events = json.loads(referee("log", "--json").out)
+    assert [e["event"] for e in events] == [{**stored, "at": events[0]["event"]["at"]}]
+
+
+SITUATIONS = [
+    pytest.param((), id="fresh-roll"),
+    pytest.param(("claim 9",), id="facing-a-claim"),
+    pytest.param(("claim 9", "pass", "pass"), id="chain-back-at-the-roller"),
+    pytest.param(("claim 9", "pass", "pass", "pass"), id="after-the-final-pass"),
+    pytest.param(("slash bob 15",), id="a-buyback-on-offer"),
+    pytest.param(("slash bob 15", "slash cy 15"), id="over-with-an-offer"),
+    pytest.param(("slash bob 15", "slash cy 15", "settle"), id="settled"),
+]
+
+
+@pytest.mark.parametrize("lines", SITUATIONS)
+def test_shell_help_lists_exactly_the_actions_that_work_now(
+    referee: Runner, home: Path, lines: tuple[str, ...]
+) -> None:
+    referee(*START)
+    play(referee, *lines)
+    shell = Shell("friday")
+    text = shell.help()
+    listed = [row.split()[0] for row in text.split("\nnot now")[0].splitlines()[1:]]
+    not_now = (
+        text.split("not now: ")[1].split("\nalso")[0].replace("\n", " ")
+        if ("not now: " in text)
+        else ""
+    )
+    offered = json.loads(referee("show", "--json").out)["buyback_open"] or ["Cy"]
+    arguments = {"claim": "11", "pull": "4-5", "slash": "ann", "buyback": offered[0]}
+    path = session_file(home)
+    for name in [n.strip() for n in not_now.split(",") if n.strip()]:
+        before = path.read_bytes()
+        code = shell.do(f"{name} {arguments.get(name, '')}")
+        assert code in (1, 2) and path.read_bytes() == before, name  # "not now" never works
+    for name in listed:
+        if name == "odds":
+            continue
+        code = Shell("friday").do(f"{name} {arguments.get(name, '')}")
+        assert code == 0, name  # each action listed as open works
+        referee("undo")
+
+
+def test_the_sqlite_export_shares_the_place_of_players_out_in_one_event(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    referee("new", "kariki", "Ann", "Bob", "Cy", "Dee", "--name", "friday")
+    play(referee, "slash dee 15", "slash cy 12", "kariki", "kariki", "slash bob 6", "kariki",
+         "settle")  # fmt: skip
+    database = tmp_path / "league.db"
+    assert referee("export", "--format", "sqlite", "-o", str(database)).code == 0
+    with sqlite3.connect(database) as db:
+        rows = db.execute(
+            "SELECT player, place, won FROM results ORDER BY place, player"
+        ).fetchall()
+        status = db.execute("SELECT status FROM sessions").fetchone()
+    assert rows == [("Ann", 1, 1), ("Bob", 2, 0), ("Cy", 2, 0), ("Dee", 4, 0)]
+    assert status == ("finished",)
+
+
+@pytest.mark.parametrize("line", ["settle", "buyback", "pass", "kariki", "roll", "claim 9"])
+def test_a_kariki_action_on_another_games_session_is_one_line(
+    referee: Runner, home: Path, line: str
+) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "--name", "dice")
+    before = session_file(home, "dice").read_bytes()
+    result = referee("kariki", *line.split(), "-s", "dice")
+    assert (result.code, result.err.count("\n")) == (2, 1), result.err
+    assert "dice is a liars session" in result.err and "Traceback" not in result.err
+    assert session_file(home, "dice").read_bytes() == before
