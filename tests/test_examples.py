@@ -81,10 +81,12 @@ def test_the_kalooki_game_replays_to_its_known_totals() -> None:
     loaded = storage.load(Path(__file__).parents[1] / "examples" / "kalooki-game.toml")
     state = loaded.state
     assert state.is_over and state.void_rounds == (3,)
-    assert {s.name: s.total for s in state.seats} == {"Ann": 114, "Bob": 103, "Cy": 218, "Dee": 148}
-    assert state.winners == ("Bob",)
+    # added up by hand from examples/kalooki-game.txt, Bob's round 2 corrected from 50 to 45
+    assert {s.name: s.total for s in state.seats} == {"Ann": 321, "Bob": 312, "Cy": 288, "Dee": 341}
+    assert state.winners == ("Cy",)
     said = " ".join(kalooki_words(s.ruling) for s in states(loaded.session))
-    for seen in ("call is refused", "for the joker on meld 3", "round 3 is void", "Bob wins"):
+    for seen in ("call is refused", "for the joker on meld 3", "round 3 is void", "Cy wins",
+                 "round 2 corrected: Bob held KD 10 + 3H 3 + "):  # fmt: skip
         assert seen in said, seen
 
 

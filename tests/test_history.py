@@ -150,7 +150,7 @@ def test_stats_count_every_game_and_skip_broken_files(referee: Runner, home: Pat
     )  # fmt: skip
     assert doc["games"]["kariki"]["Bob"]["buy-backs"]["total"] == 1
     assert doc["games"]["liars"]["Cy"]["dice lost"]["total"] == 5  # the winner lost 5 of 6
-    assert doc["games"]["kalooki"]["Bob"]["total"]["total"] == 103
+    assert doc["games"]["kalooki"]["Bob"]["total"]["total"] == 312
     again = referee("stats", "--json")  # served from the stats cache: the same answer
     assert json.loads(again.out) == doc
     one = json.loads(referee("stats", "--json", "--game", "ld", "--player", "Cy").out)

@@ -61,11 +61,13 @@ OWN: list[tuple[str, str, Break, str]] = [
     ("kalooki-game", "a-fifth-joker",
      lambda raw: raw.replace(b'{ type = "out", player = "Cy" },',
                              b'{ type = "out", player = "Cy" },\n    '
-                             b'{ type = "hand", player = "Ann", cards = "JK JK JK JK JK" },', 1),
+                             b'{ type = "hand", player = "Ann",'
+                             b' cards = "JK JK JK JK JK 2C 3C 4C 5C" },', 1),
      "5 x JK"),
     ("kalooki-game", "a-third-7H",
-     lambda raw: raw.replace(b'player = "Ann", cards = "10H KD 2S"',
-                             b'player = "Ann", cards = "7H 7H"', 1), "3 x 7H"),
+     lambda raw: raw.replace(b'player = "Ann", cards = "10H KD 2S 3C 4C 5D 6D 8H 9H"',
+                             b'player = "Ann", cards = "7H 7H 2S 3C 4C 5D 6D 8H 9H"', 1),
+     "3 x 7H"),
     ("kalooki-game", "a-10th-round",
      lambda raw: raw.replace(b"\n]\nundone", b'\n    { type = "out", player = "Ann" },\n]\nundone',
                              1), "the game is over after round 9"),

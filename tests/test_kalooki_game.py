@@ -59,10 +59,20 @@ def play(script: str, state: kg.State) -> kg.State:
     return state
 
 
-def close_round(state: kg.State, out: str = "Ann", points: int = 10) -> kg.State:
-    """Somebody goes out and every other hand is entered as points."""
+def contract_of(state: kg.State) -> str:
+    """A lay-down of the current round's contract: threes of 7s, 8s..., fours 2-5 by suit."""
+    code = state.rules.contract(state.round).code
+    threes = [f"{r}S {r}H {r}D" for r in range(7, 7 + code.count("3"))]
+    fours = [" ".join(f"{r}{suit}" for r in range(2, 6)) for suit in "SHDC"[: code.count("4")]]
+    return " / ".join(threes + fours)
+
+
+def close_round(state: kg.State, out: str = "Ann", points: int = 50) -> kg.State:
+    """Somebody lays down and goes out, and every other hand is entered as points."""
     others = [s.name for s in state.seats if s.name != out]
-    return play(f"{out} out; " + "; ".join(f"{o} hand points {points}" for o in others), state)
+    down = "" if state.seats[state.index(out)].down else f"{out} down {contract_of(state)}; "
+    hands = "; ".join(f"{o} hand points {points}" for o in others)
+    return play(f"{down}{out} out; {hands}", state)
 
 
 # ------------------------------------------------------------------ rounds and the dealer
@@ -75,12 +85,16 @@ def test_nine_rounds_with_the_deal_passing_left_and_the_lowest_total_winning() -
         assert state.round == number and not state.is_over
         dealers.append(state.name(state.dealer))
         out = ["Ann", "Bob", "Cy", "Dee"][number % 4]
-        state = close_round(state, out=out, points=number)
+        state = close_round(state, out=out, points=40 + number)
     assert dealers == ["Ann", "Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Dee", "Ann"]
     assert state.is_over and kg.outcome(state).finished
     totals = {s.name: s.total for s in state.seats}
-    assert totals == {"Ann": 45 - 4 - 8, "Bob": 45 - 1 - 5 - 9, "Cy": 45 - 2 - 6, "Dee": 45 - 3 - 7}
-    assert state.winners == ("Bob",) and "Bob wins with 30" in words(state.ruling)
+    every = sum(40 + r for r in range(1, 10))  # 405, less the rounds each went out
+    assert totals == {"Ann": every - 44 - 48, "Bob": every - 41 - 45 - 49,
+                      "Cy": every - 42 - 46, "Dee": every - 43 - 47}  # fmt: skip
+    assert state.winners == ("Bob",) and "Bob wins with 270" in words(state.ruling)
+    assert [p.dealer for p in state.played] == dealers
+    assert [p.out for p in state.played] == ["Bob", "Cy", "Dee", "Ann"] * 2 + ["Bob"]
     with pytest.raises(RuleViolation, match="the game is over after round 9"):
         play("Ann call", state)  # there is no 10th round
 
@@ -88,13 +102,15 @@ def test_nine_rounds_with_the_deal_passing_left_and_the_lowest_total_winning() -
 def test_a_tie_for_the_lowest_total_has_several_winners() -> None:
     state = game(players="Ann Bob Cy")
     for _ in range(9):
-        state = play("Cy out; Ann hand points 5; Bob hand points 5", state)
+        state = close_round(state, out="Cy", points=50)
     assert state.winners == ("Cy",)
     state = game(players="Ann Bob Cy")
-    for _ in range(9):
-        state = play("Cy out; Ann hand points 0; Bob hand points 5", state)
+    for number in range(9):
+        state = close_round(state, out="Cy" if number % 2 else "Ann", points=50)
+    assert state.winners == ("Ann",)  # Ann went out 5 times, Cy 4: Ann 200, Cy 250
+    state = kg.apply(state, kg.Fix(2, "Ann", None, 100))  # a slip put right: now a tie
     assert state.winners == ("Ann", "Cy") and kg.summary(state)["winner"] == ["Ann", "Cy"]
-    assert "Ann and Cy tie with 0" in words(state.ruling)
+    assert "Ann and Cy tie with 250" in words(state.ruling)
 
 
 # ------------------------------------------------------------------ calls
@@ -110,7 +126,10 @@ def test_the_call_limit_under_both_scopes(scope: k.CallScope, limit: int) -> Non
     state = play("Bob call; Bob call; Bob call", game(call_limit_scope=scope))
     with pytest.raises(RuleViolation, match="has made 3 calls"):
         play("Bob call", state)
-    state = play("Bob call refused", state)  # a refusal is recorded and does not count
+    with pytest.raises(RuleViolation, match="has made 3 calls"):
+        play("Bob call refused", state)  # a call he may not make cannot be refused either
+    state = play("Cy call refused", state)  # a refusal is recorded and does not count
+    assert state.seats[2].calls_game == 0
     state = close_round(state)
     if scope is k.CallScope.GAME:
         with pytest.raises(RuleViolation, match="3 calls this game"):
@@ -121,9 +140,9 @@ def test_the_call_limit_under_both_scopes(scope: k.CallScope, limit: int) -> Non
 
 def test_nobody_down_may_call_or_refuse() -> None:
     state = play("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK", game())
-    with pytest.raises(RuleViolation, match="Cy has laid down: no more calls"):
+    with pytest.raises(RuleViolation, match="Cy has laid down: Cy may not call any more"):
         play("Cy call", state)
-    with pytest.raises(RuleViolation, match="Cy has laid down: he cannot refuse"):
+    with pytest.raises(RuleViolation, match="Cy has laid down: Cy may not refuse a call"):
         play("Bob call refused by Cy", state)
     assert words(play("Bob call refused by Ann", state).ruling) == (
         "Bob's call is refused (it does not count)"
@@ -145,12 +164,16 @@ def test_a_lay_down_is_checked_against_the_contract_and_marks_the_player_down() 
     assert len(allowed.table) == 4
 
 
-RUN_ROUND = "Ann out; Bob hand points 1; Cy hand points 1; Dee hand points 1"  # to round 2 (334)
+RUN_ROUND = (  # to round 2 (334)
+    "Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D; Ann out;"
+    " Bob hand points 20; Cy hand points 20; Dee hand points 20"
+)
 LAID = "Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S 8S"
 
 TACKS = [
     pytest.param(k.TackOrder.HIGH_FIRST, "9S", "5S 6S 7S 8S 9S", id="high-end"),
-    pytest.param(k.TackOrder.HIGH_FIRST, "4S", "takes 9S", id="high-first-refuses-low"),
+    pytest.param(k.TackOrder.HIGH_FIRST, "4S", "the high end takes 9S; the low end opens once",
+                 id="high-first-refuses-low"),
     pytest.param(k.TackOrder.EITHER_END, "4S", "4S 5S 6S 7S 8S", id="either-end-low"),
     pytest.param(k.TackOrder.HIGH_FIRST, "9H", "not a spade", id="wrong-suit"),
     pytest.param(k.TackOrder.HIGH_FIRST, "JK", "5S 6S 7S 8S JK", id="a-joker-at-the-end"),
@@ -169,7 +192,7 @@ def test_tack_order_both_ways(order: k.TackOrder, card: str, expected: str) -> N
 
 
 def test_a_four_at_the_ace_goes_on_at_the_low_end() -> None:
-    state = play("Ann out; Bob hand points 1; Cy hand points 1; Dee hand points 1", game())
+    state = play(RUN_ROUND, game())
     state = play("Cy down 7H 7S 7D / 8C 8S 8D / JS QS KS AS", state)
     with pytest.raises(RuleViolation, match="takes 10S"):
         play("Cy tack 2S on 3", state)
@@ -211,7 +234,7 @@ def test_distinct_suits_in_threes_hold_for_tacks_too() -> None:
 
 def test_two_jokers_never_stand_side_by_side_on_a_tack() -> None:
     state = play(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S JK", game())
-    with pytest.raises(RuleViolation, match="a joker does not fit"):
+    with pytest.raises(RuleViolation, match=r"the high end holds a joker already \(for 8S\)"):
         play("Cy tack JK on 3", state)
 
 
@@ -235,29 +258,38 @@ def test_the_stock_running_out_once_then_twice_voids_the_round() -> None:
 
 
 HANDS = [
-    pytest.param("JK AS AH KD 10C 7H", 50 + 15 + 1 + 10 + 10 + 7, id="every-kind"),
-    pytest.param("2C 3C 9D", 14, id="face-values"),
-    pytest.param("AC", 15, id="black-ace"),
-    pytest.param("AD", 1, id="red-ace"),
-]
+    pytest.param("JK AS AH KD 10C 7H", "JK 50 + AS 15 + AH 1 + KD 10 + 10C 10 + 7H 7 = 93",
+                 id="every-kind"),
+    pytest.param("2C 3C 9D", "2C 2 + 3C 3 + 9D 9 = 14", id="face-values"),
+    pytest.param("AC", "AC 15 = 15", id="black-ace"),
+    pytest.param("AD", "AD 1 = 1", id="red-ace"),
+    pytest.param("QD JD 10D 9C 8C 6C 5C 4C 3C", "QD 10 + JD 10 + 10D 10 + 9C 9 + 8C 8 + 6C 6"
+                 " + 5C 5 + 4C 4 + 3C 3 = 65", id="nine-cards-of-one-never-down"),
+]  # fmt: skip
+TWO_DOWN = (
+    "Ann down 7S 7H 7D / 8S 8H 8D / 9S 9H 9D; Bob down 10S 10H 10D / JS JH JC / QS QH QC; Ann out"
+)
 
 
-@pytest.mark.parametrize(("cards", "points"), HANDS)
-def test_each_hand_is_scored_card_by_card(cards: str, points: int) -> None:
-    state = play(f"Ann out; Bob hand {cards}", game())
-    assert state.seats[1].hand == points
+@pytest.mark.parametrize(("cards", "said"), HANDS)
+def test_each_hand_is_scored_card_by_card(cards: str, said: str) -> None:
+    state = play(TWO_DOWN, game())
+    who = "Bob" if len(cards.split()) < 9 else "Cy"  # Bob laid down; Cy holds all 9
+    state = play(f"{who} hand {cards}", state)
+    assert state.seats[state.index(who)].hand == int(said.rsplit(" ", 1)[1])
+    assert words(state.ruling) == f"{who} scores {said}"
 
 
+NINE = "2C 3C 4C 5C 6C 8C 9C 10C"  # eight cards: a ninth makes a hand never laid down
 REFUSED_HANDS = [
     pytest.param("Bob hand 5H", RuleViolation, "before someone goes out",
                  id="before-anyone-out"),
-    pytest.param("Ann out; Ann hand 5H", RuleViolation, "went out", id="the-one-out"),
-    pytest.param("Ann out; Bob hand 5H; Bob hand 6H", RuleViolation, "in already",
+    pytest.param(f"{TWO_DOWN}; Ann hand 5H", RuleViolation, "went out", id="the-one-out"),
+    pytest.param(f"{TWO_DOWN}; Bob hand 5H; Bob hand 6H", RuleViolation, "in already",
                  id="twice"),
-    pytest.param("Cy down 7H 7S 7D / 8C 8S 8D / 9H 9S JK; Ann out; Bob hand 7H 7H", UsageError,
-                 "3 x 7H", id="a-third-7H"),
-    pytest.param("Ann out; Bob hand JK JK JK; Cy hand JK JK", UsageError, "5 x JK",
-                 id="a-fifth-joker"),
+    pytest.param(f"{TWO_DOWN}; Bob hand 7H 7H", UsageError, "3 x 7H", id="a-third-7H"),
+    pytest.param(f"{TWO_DOWN}; Cy hand JK JK JK 2C 3C 4C 5C 6C 8C; Dee hand JK JK {NINE[:-4]}",
+                 UsageError, "5 x JK", id="a-fifth-joker"),
 ]  # fmt: skip
 
 
@@ -278,8 +310,9 @@ def test_undo_across_a_round_boundary_and_a_void_round() -> None:
     session = Session("u", "kalooki", table, people, {})
     state = replay(session)
     history = [state]
-    for event in (kg.Call("Bob"), kg.StockOut(), kg.StockOut(), kg.Out("Ann"),
-                  kg.Hand("Bob", None, 5), kg.Hand("Cy", None, 7)):  # fmt: skip
+    laid = tuple(tuple(m) for m in k.parse_lay_down(["7S 7H 7D / 8S 8H 8D / 9S 9H 9D"]))
+    for event in (kg.Call("Bob"), kg.StockOut(), kg.StockOut(), kg.Down("Ann", laid),
+                  kg.Out("Ann"), kg.Hand("Bob", None, 30), kg.Hand("Cy", None, 40)):  # fmt: skip
         session, state = append(session, state, event)
         history.append(state)
     assert state.round == 2 and state.void_rounds == (1,)
@@ -320,10 +353,11 @@ def test_a_10th_round_and_a_fifth_joker_through_the_command_line(
     referee: Runner, home: Path
 ) -> None:
     assert referee(*START).code == 0
+    assert referee("kal", "down", "Ann", "7S 7H 7D / 8S 8H 8D / 9S 9H 9D").code == 0
     assert referee("kal", "out", "Ann").code == 0
-    assert referee("kal", "hand", "Bob", "JK", "JK", "JK").code == 0
+    assert referee("kal", "hand", "Bob", "JK", "JK", "JK", *NINE.split()[:6]).code == 0
     before = snapshot(session_file(home))
-    result = referee("kal", "hand", "Cy", "JK", "JK")
+    result = referee("kal", "hand", "Cy", "JK", "JK", *NINE.split()[:7])
     assert result.code == 2 and "5 x JK" in result.err
     assert snapshot(session_file(home)) == before
 
@@ -342,6 +376,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
         "dealer",
         "phase",
         "players",
+        "rounds",
         "table",
         "void_rounds",
         "rounds_played",
@@ -350,25 +385,12 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
     }
     assert (doc["round"], doc["contract"], doc["deal_size"], doc["dealer"]) == (1, "333", 9, "Bob")
     assert doc["players"][0] == {"name": "Ann", "total": 0, "rounds": [None] * 9,
-                                 "calls_used": 1, "down": False}  # fmt: skip
+                                 "calls_used": 1, "calls": [None] * 9, "down": False}  # fmt: skip
     assert doc["table"][2] == {"number": 3, "owner": "Cy", "kind": "three",
                                "cards": ["9S", "9H", "JK"]}  # fmt: skip
     shown = referee("show").out
-    assert "R1 333, Bob deals; down: Cy" in shown and "3) 9S 9H JK (Cy)" in shown
+    assert "R1 333 (3 threes), Bob deals\ndown: Cy" in shown and "3) 9S 9H JK (Cy)" in shown
     assert max(len(line) for line in shown.splitlines()) <= 40
-
-
-def test_a_six_player_sheet_fits_a_phone(referee: Runner) -> None:
-    referee("new", "kalooki", "Annabelle", "Annalise", "Cy", "Dee", "Eve", "Fay", "--name", "six")
-    for number in range(1, 10):
-        referee("kal", "out", "Cy")
-        for name in ("Annabelle", "Annalise", "Dee", "Eve", "Fay"):
-            assert referee("kal", "hand", name, "--points", str(10 * number)).code == 0
-    shown = referee("show", "--full").out
-    assert max(len(line) for line in shown.splitlines()) <= 40
-    assert "Ann An2 Cy Dee" in " ".join(shown.split()) and "Cy wins with 0" in shown
-    assert "Ann=Annabelle An2=Annalise" in shown  # a legend for the names cut short
-    assert "450" in shown.splitlines()[-3]  # 10 + 20 + ... + 90 for the others
 
 
 def test_a_thin_pack_is_a_warning_not_a_refusal(referee: Runner) -> None:
@@ -377,3 +399,294 @@ def test_a_thin_pack_is_a_warning_not_a_refusal(referee: Runner) -> None:
         "warning: a thin pack: 6 x 16 cards in the last round leave 12 of 108 for the stock\n"
     )
     assert referee("new", "kalooki", "A", "B", "C", "D", "E", "--name", "five").err == ""
+
+
+# ------------------------------------------------------------------ going out, hands and calls
+# (issue 22: each of these was accepted before)
+
+R1 = "7S 7H 7D / 8S 8H 8D / 9S 9H 9D"  # round 1's contract (333)
+
+GOING_OUT = [
+    pytest.param("Cy out", "Cy has not laid down this round", id="never-down"),
+    pytest.param(f"Ann down {R1}; Cy out", "Cy has not laid down this round",
+                 id="another-player-down"),
+    pytest.param(f"Cy down {R1}; stockout; stockout; Cy out", "Cy has not laid down this round",
+                 id="down-before-a-void-deal"),
+    pytest.param(f"{RUN_ROUND}; Ann out", "Ann has not laid down this round",
+                 id="down-last-round-only"),
+    pytest.param(f"Cy down {R1}; Cy out", None, id="down-then-out"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "refused"), GOING_OUT)
+def test_going_out_needs_a_lay_down_this_round(script: str, refused: str | None) -> None:
+    if refused is None:
+        assert play(script, game()).phase is kg.Phase.SCORING
+        return
+    with pytest.raises(RuleViolation, match=refused):
+        play(script, game())
+
+
+OUT_R1 = f"Ann down {R1}; Ann out"
+NINE_CARDS = "2C 3C 4C 5C 6C 8C 9C 10C QD"  # 57 points
+HAND_COUNTS = [
+    pytest.param(OUT_R1, f"Bob hand {NINE_CARDS}", 57, id="never-down-holds-the-deal"),
+    pytest.param(OUT_R1, "Bob hand 2C 3C 4C 5C 6C 8C 9C 10C",
+                 "8 cards typed, but Bob holds 9 cards (9 dealt, never laid down)",
+                 id="never-down-one-short"),
+    pytest.param(OUT_R1, f"Bob hand {NINE_CARDS} {NINE_CARDS} 2D 3D 4D 5D 6D",
+                 "23 cards typed, but Bob holds 9 cards", id="round-1-given-23-cards"),
+    pytest.param(f"Bob call; {OUT_R1}", f"Bob hand {NINE_CARDS} 2H 3H", 62,
+                 id="a-call-gives-two-more"),
+    pytest.param(f"Bob call; {OUT_R1}", f"Bob hand {NINE_CARDS}",
+                 "9 cards typed, but Bob holds 11 cards (9 dealt + 2 for 1 call",
+                 id="a-call-forgotten"),
+    pytest.param(f"Bob call; Bob call; {OUT_R1}", "Bob hand points 20",
+                 "20 points typed, but Bob holds 13 cards (9 dealt + 2 for each of 2 calls,"
+                 " never laid down): they score 23 to 310", id="two-calls-too-few-points"),
+    pytest.param(f"Bob call; stockout; stockout; {OUT_R1}", f"Bob hand {NINE_CARDS}", 57,
+                 id="a-void-deal-takes-its-calls-with-it"),
+    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand 5H", 5,
+                 id="down-holds-fewer"),
+    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}",
+                 f"Bob hand {NINE_CARDS} 2H", "10 cards typed, but Bob holds 1 to 9 cards",
+                 id="down-holds-at-most-the-deal"),
+    pytest.param(OUT_R1, "Bob hand points 300",
+                 "300 points typed, but Bob holds 9 cards (9 dealt, never laid down):"
+                 " they score 14 to 270", id="300-points-in-9-cards"),
+    pytest.param(OUT_R1, "Bob hand points 2000", "they score 14 to 270", id="2000-points"),
+    pytest.param(OUT_R1, "Bob hand points 0", "0 points typed, but Bob holds 9 cards",
+                 id="0-points-never-down"),
+    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 0",
+                 "0 points typed, but Bob holds 1 to 9 cards", id="0-points-down"),
+    pytest.param(f"Bob down 10S 10H 10D / JS JH JD / QS QH QD; {OUT_R1}", "Bob hand points 12",
+                 12, id="12-points-down"),
+    pytest.param(OUT_R1, "Bob hand points 270", 270, id="the-most-9-cards-score"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "hand", "expected"), HAND_COUNTS)
+def test_a_hand_has_the_count_the_deal_and_calls_give(
+    setup: str, hand: str, expected: int | str
+) -> None:
+    state = play(setup, game())
+    if isinstance(expected, str):
+        with pytest.raises(RuleViolation) as refused:
+            play(hand, state)
+        assert expected in str(refused.value)
+        return
+    assert play(hand, state).seats[1].hand == expected
+
+
+REACHABLE = [
+    pytest.param(1, 12, False, id="no-card-scores-12"),
+    pytest.param(1, 15, True, id="a-black-ace"),
+    pytest.param(1, 50, True, id="a-joker"),
+    pytest.param(9, 13, False, id="nine-cards-never-under-14"),
+    pytest.param(9, 271, False, id="nine-cards-never-over-270"),
+    pytest.param(5, 250, False, id="four-jokers-and-a-fifth-card-cannot-make-250"),
+    pytest.param(5, 215, True, id="four-jokers-and-a-black-ace"),
+]
+
+
+@pytest.mark.parametrize(("cards", "points", "possible"), REACHABLE)
+def test_points_must_be_a_score_that_many_cards_can_make(
+    cards: int, points: int, possible: bool
+) -> None:
+    assert (points in k.reachable(RULES, cards)) is possible
+
+
+CALLS = [
+    pytest.param("Bob call; Bob call; Bob call; Bob call refused by Ann", "has made 3 calls",
+                 id="refused-at-the-limit"),
+    pytest.param(f"Bob down {R1}; Bob call refused by Ann", "Bob has laid down: Bob may not call",
+                 id="refused-after-laying-down"),
+    pytest.param("Ann call by Ann", "Ann is the active player: nobody calls the discard",
+                 id="own-discard-granted"),
+    pytest.param("Ann call refused by Ann", "Ann is the active player", id="own-discard-refused"),
+    pytest.param("Bob call by Ann", None, id="granted-by-another"),
+    pytest.param("Bob call; Bob call; Bob call refused by Ann", None,
+                 id="refused-below-the-limit"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "refused"), CALLS)
+def test_a_call_is_checked_granted_or_refused(script: str, refused: str | None) -> None:
+    if refused is None:
+        play(script, game())
+        return
+    with pytest.raises(RuleViolation, match=refused):
+        play(script, game())
+
+
+NEW_MELDS = [
+    pytest.param(f"Ann down {R1}; Ann down 9C 9C JK", "Ann has a three of 9s already (meld 3",
+                 id="a-second-three-of-9s"),
+    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK / 10H 10D JK",
+                 "meld 2 (10H 10D JK): Ann has a three of 10s already (meld 1 here)",
+                 id="two-new-threes-of-one-rank"),
+    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK; Ann down 10H 10D 10D",
+                 "a three of 10s already (meld 4 on the table)", id="after-an-earlier-new-meld"),
+    pytest.param(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S 8S; Cy down 10S JS QS KS",
+                 "Cy has a four in spades already (meld 3", id="a-second-four-in-spades"),
+    pytest.param(f"Ann down {R1}; Bob down 10S 10H 10D / JS JH JD / QS QH QD; Bob down 9C 9C JK",
+                 None, id="another-players-three-of-9s"),
+    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "refused"), NEW_MELDS)
+def test_new_melds_after_a_lay_down_keep_distinct_ranks_and_suits(
+    script: str, refused: str | None
+) -> None:
+    allowed = game(allow_new_melds_after_laydown=True)
+    if refused is None:
+        assert show(list(play(script, allowed).table[-1].cards)).endswith("JK")  # laid
+        return
+    with pytest.raises(RuleViolation) as error:
+        play(script, allowed)
+    assert refused in str(error.value)
+
+
+SWAPS = [
+    pytest.param("4S JK 6S JK", "Cy tack 5S on 3 swap",
+                 "the freed joker does not fit this four: the high end holds a joker already"
+                 " (for 7S) and two jokers may never stand side by side; the low end opens once"
+                 " the high end reaches the ace", id="the-joker-already-at-the-high-end"),
+    pytest.param("5S JK 7S 8S", "Cy tack 6S on 3",
+                 "a joker stands for 6S in meld 3: put it in with --swap", id="swap-forgotten"),
+    pytest.param("5S 6S 7S JK", "Cy tack JK on 3",
+                 "a joker does not fit this four: the high end holds a joker already (for 8S)",
+                 id="a-joker-beside-a-joker"),
+    pytest.param("JK JS QS KS AS", "Cy tack 8S on 3",
+                 "8S does not fit this four: the high end is at the ace; the low end takes 9S",
+                 id="at-the-ace-the-low-end"),
+    pytest.param("JK JS QS KS AS", "Cy tack 9S on 3", "9S JK JS QS KS AS",
+                 id="at-the-ace-tacked-low"),
+    pytest.param("4S JK 6S JK", "Cy tack 7S on 3 swap", "4S JK 6S 7S JK", id="a-swap-that-fits"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "tack", "said"), SWAPS)
+def test_a_joker_refusal_names_the_real_reason(four: str, tack: str, said: str) -> None:
+    state = play(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
+    try:
+        after = play(tack, state)
+    except RuleViolation as error:
+        assert str(error).startswith(said)
+        assert "takes 8S" not in str(error)  # an open place is never given as the reason
+        return
+    assert show(list(after.table[2].cards)) == said
+
+
+REFUSALS_NAMING = [
+    pytest.param(f"Ann down {R1}; Ann down 10C 10S JK", "Ann has laid down: Ann may only add",
+                 id="new-melds"),
+    pytest.param(f"Ann down {R1}; Bob call refused by Ann", "Ann may not refuse", id="refuse"),
+    pytest.param("Bob tack 9S on 1", "Bob has not laid down: Bob lays down", id="tack"),
+    pytest.param(f"Ann down {R1}; Ann out; Ann hand 5H", "Ann went out: Ann's hand is empty",
+                 id="hand-of-the-one-out"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "said"), REFUSALS_NAMING)
+def test_refusals_name_the_player_never_he(script: str, said: str) -> None:
+    with pytest.raises(RuleViolation) as error:
+        play(script, game())
+    assert said in str(error.value)
+    assert not {"he", "his", "him"} & set(str(error.value).replace(":", " ").split())
+
+
+# ------------------------------------------------------------------ fixing a closed round
+
+
+def finished(players: str = "Ann Bob Cy") -> kg.State:
+    """Nine rounds: Ann goes out in odd rounds, Cy in even ones; the others hold 50."""
+    state = game(players=players)
+    for number in range(1, 10):
+        state = close_round(state, out="Ann" if number % 2 else "Cy", points=50)
+    return state
+
+
+FIXES = [
+    pytest.param(kg.Fix(2, "Bob", None, 30), None, id="points"),
+    pytest.param(kg.Fix(2, "Bob", parse_cards("2C 3C 4C 5C 6C 8C 9C 10C QD AD"), None), None,
+                 id="cards"),
+    pytest.param(kg.Fix(2, "Bob", parse_cards("2C 3C"), None),
+                 "2 cards typed, but Bob holds 10 cards (10 dealt, never laid down)",
+                 id="a-fix-with-the-wrong-count"),
+    pytest.param(kg.Fix(2, "Bob", None, 2000), "they score 16 to", id="points-no-hand-makes"),
+    pytest.param(kg.Fix(2, "Cy", None, 30), "Cy went out in round 2", id="the-one-out"),
+    pytest.param(kg.Fix(2, "Bob", None, 50), "hand is 50 already: nothing to fix",
+                 id="nothing-to-fix"),
+    pytest.param(kg.Fix(10, "Bob", None, 30), "round 10 is not on the sheet", id="no-round-10"),
+    pytest.param(kg.Fix(0, "Bob", None, 30), "round 0 is not on the sheet", id="no-round-0"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fix", "refused"), FIXES)
+def test_a_closed_rounds_hand_is_fixed_as_strictly_as_entered(
+    fix: kg.Fix, refused: str | None
+) -> None:
+    state = finished()
+    if refused is not None:
+        with pytest.raises(RuleViolation) as error:
+            kg.apply(state, fix)
+        assert refused in str(error.value)
+        return
+    after = kg.apply(state, fix)
+    bob = after.seats[1]
+    new = 30 if fix.points is not None else 58
+    assert bob.scores[1] == new and bob.total == state.seats[1].total - 50 + new
+    assert after.played[1].corrected == (False, True, False)
+    assert kg.event_from_dict(kg.event_to_dict(fix)) == fix  # stored as it was typed
+    said = words(after.ruling)
+    assert said.startswith("round 2 corrected: Bob held ") and ", not 50; Bob's total " in said
+    assert said.endswith("Ann wins with 200")  # the game was over: the winner is said again
+
+
+def test_a_fix_changes_the_winner_as_the_table_would() -> None:
+    state = finished()  # Ann 4 x 50 = 200, Bob 450, Cy 5 x 50 = 250
+    assert state.winners == ("Ann",)
+    state = kg.apply(state, kg.Fix(4, "Ann", None, 100))  # Ann held 100, not 50
+    assert {s.name: s.total for s in state.seats} == {"Ann": 250, "Bob": 450, "Cy": 250}
+    assert state.winners == ("Ann", "Cy") and "Ann and Cy tie with 250" in words(state.ruling)
+    state = kg.apply(state, kg.Fix(4, "Ann", None, 101))
+    assert state.winners == ("Cy",) and words(state.ruling).endswith("Cy wins with 250")
+
+
+def test_a_fix_of_a_round_not_closed_is_refused() -> None:
+    with pytest.raises(RuleViolation, match="round 1 is still being played: take a hand"):
+        kg.apply(game(), kg.Fix(1, "Bob", None, 30))
+    with pytest.raises(RuleViolation, match="no round is on the sheet yet"):
+        kg.apply(game(), kg.Fix(2, "Bob", None, 30))
+    with pytest.raises(RuleViolation, match=r"round 3 is not on the sheet: rounds 1 to 1 are$"):
+        kg.apply(close_round(game()), kg.Fix(3, "Bob", None, 30))
+
+
+def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
+    referee: Runner, home: Path
+) -> None:
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "fix").code == 0
+    for line in (f"down Ann {R1}", "out Ann", "hand Bob --points 40", "hand Cy --points 50"):
+        assert referee("kal", *line.split()).code == 0
+    before = snapshot(session_file(home, "fix"))
+    for args, code, said in [
+        (("fix", "1", "Bob", "2C"), 1, "1 cards typed, but Bob holds 9 cards (9 dealt"),
+        (("fix", "2", "Bob", "--points", "30"), 1, "round 2 is still being played"),
+        (("fix", "1", "Bob"), 2, "give the cards that player held, or --points N"),
+        (("fix", "1", "Zed", "--points", "30"), 2, "unknown player 'Zed'"),
+    ]:
+        result = referee("kal", *args)
+        assert result.code == code and said in result.err and result.err.count("\n") == 1, result
+        assert snapshot(session_file(home, "fix")) == before
+    fixed = referee("kal", "fix", "1", "bob", "AS", "JK", "2C", "3C", "4C", "5C", "6C", "8C", "9C")
+    assert fixed.code == 0 and " ".join(fixed.out.split()).startswith(
+        "round 1 corrected: Bob held AS 15 + JK 50 + 2C 2 + 3C 3 + 4C 4 + 5C 5 + 6C 6 +"
+    )
+    events = storage.load(session_file(home, "fix")).session.events
+    assert [e["type"] for e in events] == ["down", "out", "hand", "hand", "fix"]  # appended
+    assert "~102" in referee("show").out
+    assert referee("log", "--script").out.splitlines()[-1] == (
+        "fix 1 Bob AS JK 2C 3C 4C 5C 6C 8C 9C"
+    )

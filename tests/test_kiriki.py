@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from referee import storage
 from referee.errors import RuleViolation
 from referee.games import kiriki as kr
 from referee.games.base import PlayerInfo
-from referee.notation.dice import ALL_ROLLS, Rank, Roll, chance_to_meet, parse_face, parse_rank
+from referee.notation.dice import ALL_ROLLS, Rank, Roll, chance_to_meet
+from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.render.kiriki_words import words
 
 RULES = kr.Rules.from_table(storage.load_ruleset("kiriki"), "kiriki")
@@ -40,17 +42,19 @@ def play(script: str, state: kr.State) -> kr.State:
             match action:
                 case "claim":
                     rank, _, show = arg.partition(" show ")
-                    event = kr.Claim(who, parse_rank(rank), parse_face(show) if show else None)
+                    event = kr.Claim(
+                        who, WORDS.parse_rank(rank), WORDS.parse_face(show) if show else None
+                    )
                 case "kiriki":
                     event = kr.ShowKiriki(who)
                 case "lift":
-                    event = kr.Lift(who, Roll.parse(arg))
+                    event = kr.Lift(who, WORDS.parse_dice(arg))
                 case "believe":
                     event = kr.Believe(who)
                 case "reveal":
-                    event = kr.Reveal(who, Roll.parse(arg))
+                    event = kr.Reveal(who, WORDS.parse_dice(arg))
                 case "raise":
-                    event = kr.Raise(who, parse_rank(arg))
+                    event = kr.Raise(who, WORDS.parse_rank(arg))
                 case "reroll":
                     event = kr.Reroll(who)
                 case "roll":
@@ -89,6 +93,19 @@ POINTS = [
                  id="reroll-claims-the-same-again"),
     pytest.param("Ann claim 9; Bob roll; Bob claim 10; Ann lift 4-5", "Ann",
                  id="roll-then-lifted-below"),
+    # RULES 3: a believed lie already won the claimer the point; raising on it changes nothing.
+    pytest.param("Ann claim pair of reds; Bob believe; Ann raise pair of kings; Bob lift 3-4",
+                 "Ann", id="raise-on-a-believed-lie"),
+    pytest.param("Ann claim 9; Bob believe; Ann raise 10; Bob believe; Ann raise 11; Bob lift 4-5",
+                 "Ann", id="raise-twice-on-a-believed-lie"),
+    pytest.param("Ann claim 9; Bob believe; Ann raise 10; Bob believe; Ann raise 11; Bob lift 4-6",
+                 "Bob", id="true-until-the-last-raise"),
+    pytest.param("Ann claim 9; Bob believe; Ann raise 10; Bob lift 3-6", "Bob",
+                 id="a-believed-truth-then-a-raise-caught"),
+    pytest.param("Ann claim 9; Bob believe; Ann reroll; Ann claim 10; Bob lift 2-3", "Bob",
+                 id="a-reroll-forgets-the-believed-claim"),
+    pytest.param("Ann claim 9; Bob believe; Ann raise 10; Bob roll; Bob claim 10; Ann lift 2-3",
+                 "Ann", id="the-mug-forgets-the-believed-claim"),
 ]  # fmt: skip
 
 
@@ -112,7 +129,17 @@ def test_the_loser_of_a_round_starts_the_next_with_nothing_to_beat() -> None:
 def test_a_believed_bluff_is_said_plainly() -> None:
     state = play("Ann claim 66; Bob believe; Ann reveal 3-4", match())
     assert words(state.ruling).startswith(
-        "Ann shows 3-4 (7): Pair of Aces was a bluff, and it worked; point to Ann (1-0)"
+        "Ann shows Jack-Queen (7): Pair of Aces was a bluff, and it worked; point to Ann (1-0)"
+    )
+
+
+def test_a_raise_on_a_believed_lie_is_settled_in_words() -> None:
+    state = play("Ann claim pair of reds; Bob believe; Ann raise pair of kings", match())
+    assert state.believed is Rank.DOUBLE_TWOS
+    state = play("Bob lift 3-4", state)
+    assert words(state.ruling) == (
+        "Bob lifts Jack-Queen (7) on Pair of Kings: below the Pair of Reds Bob believed, so"
+        " Ann's bluff had already won; point to Ann (1-0)"
     )
 
 
@@ -126,7 +153,7 @@ def test_the_shown_die_is_kept_and_cleared() -> None:
     assert play("Ann reroll", state).shown is None  # a reroll clears it
     assert play("Bob roll", raised).shown is None  # so does the opponent's roll
     assert play("Bob lift 4-6", raised).shown is None  # and the end of the round
-    with pytest.raises(RuleViolation, match="the shown die was a Queen"):
+    with pytest.raises(RuleViolation, match=r"the shown die was a Queen \(4\): it is not in King"):
         play("Bob lift 5-5", raised)
     fresh = play("Ann reroll; Ann claim 9 show 3", state)  # a reroll brings a new show
     assert fresh.shown == 3
@@ -145,7 +172,10 @@ REFUSED = [
     pytest.param("Bob lift 4-5", "not now", id="lift-with-no-claim"),
     pytest.param("Bob believe", "not now", id="believe-with-no-claim"),
     pytest.param("Ann claim 9; Ann lift 4-5", "Bob's turn", id="wrong-player"),
-    pytest.param("Ann claim 9; Bob believe; Ann reveal 4-5", "meets '9'", id="reveal-a-truth"),
+    pytest.param("Ann claim 9; Bob believe; Ann reveal 4-5", "Queen-King .9. meets '9'",
+                 id="reveal-a-truth"),
+    pytest.param("Ann claim 66; Bob believe; Ann reveal 6-6", "no bluff to reveal; reroll .forced",
+                 id="reveal-a-true-pair-of-aces"),
     pytest.param("Ann claim 66; Bob believe; Ann raise kiriki", "nothing is higher",
                  id="raise-over-aces"),
 ]  # fmt: skip
@@ -200,7 +230,7 @@ def test_each_format_ends_at_its_target(fmt: str, target: int) -> None:
 def test_deuce_plays_on_without_a_cap() -> None:
     state = wins(wins(match("bullet"), "Ann", 2), "Bob", 2)
     state = wins(state, "Ann", 1)
-    assert state.score == (3, 2) and not state.is_over and "play on" in kr.needs(state)
+    assert state.score == (3, 2) and not state.is_over
     state = wins(state, "Ann", 1)
     assert state.score == (4, 2) and state.is_over
     long = wins(wins(match("standard"), "Ann", 10), "Bob", 10)
@@ -211,18 +241,82 @@ def test_deuce_plays_on_without_a_cap() -> None:
     assert long.score == (11, 13) and long.is_over and kr.outcome(long).winners == ("Bob",)
 
 
+STAKES = [
+    pytest.param("bullet", 0, 0, None, id="bullet-0-0"),
+    pytest.param("bullet", 1, 1, None, id="bullet-1-1"),
+    pytest.param("bullet", 2, 0, "match point: Ann", id="bullet-2-0"),
+    pytest.param("bullet", 2, 1, "match point: Ann", id="bullet-2-1"),
+    pytest.param("bullet", 0, 2, "match point: Bob", id="bullet-0-2"),
+    pytest.param("bullet", 2, 2, "play on: a lead of 2 wins", id="bullet-2-2"),
+    pytest.param("bullet", 3, 2, "match point: Ann", id="bullet-3-2"),
+    pytest.param("bullet", 3, 3, "play on: a lead of 2 wins", id="bullet-3-3"),
+    pytest.param("bullet", 4, 5, "match point: Bob", id="bullet-4-5"),
+    pytest.param("standard", 9, 9, None, id="standard-9-9"),
+    pytest.param("standard", 10, 9, "match point: Ann", id="standard-10-9"),
+    pytest.param("standard", 10, 10, "play on: a lead of 2 wins", id="standard-10-10"),
+    pytest.param("standard", 10, 11, "match point: Bob", id="standard-10-11"),
+    pytest.param("standard", 9, 10, "match point: Bob", id="standard-9-10"),
+    pytest.param("standard", 8, 10, "match point: Bob", id="standard-8-10"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fmt", "ann", "bob", "said"), STAKES)
+def test_match_point_is_when_the_leaders_next_point_wins(
+    fmt: str, ann: int, bob: int, said: str | None
+) -> None:
+    state = match(fmt)
+    sides = (replace(state.sides[0], points=ann), replace(state.sides[1], points=bob))
+    state = replace(state, sides=sides)
+    assert kr.stakes(state) == said
+    for name in kr.match_point(state):  # and the point really wins the match
+        assert wins(state, name, 1).is_over
+
+
+def test_a_lead_of_one_makes_both_match_point() -> None:
+    house = replace(RULES, win_by=1)
+    state = replace(match(), rules=house)
+    state = replace(state, sides=tuple(replace(s, points=2) for s in state.sides))
+    assert kr.stakes(state) == "match point: Ann and Bob"
+
+
 def test_resign_ends_the_match_as_a_loss() -> None:
     state = play("Ann claim 9; Bob resign", match())
     assert state.is_over and state.name(state.winner or 0) == "Ann" and state.resigned == 1
-    with pytest.raises(RuleViolation, match="the match is over"):
+    with pytest.raises(RuleViolation, match=r"^the match is over: Ann won 0-0, Bob resigned$"):
         play("Ann kiriki", state)
+
+
+@pytest.mark.parametrize("script", [
+    pytest.param("Ann claim 9 show ace; Bob resign", id="claim-and-shown-die"),
+    pytest.param("Ann claim 66; Bob believe; Ann reroll; Ann claim 66; Bob resign", id="locked"),
+    pytest.param("Ann claim 9; Bob roll; Ann resign", id="something-to-beat"),
+    pytest.param("Ann claim 9; Bob believe; Ann resign", id="believed"),
+])  # fmt: skip
+def test_resign_clears_the_round(script: str) -> None:
+    state = play(script, match())
+    doc = kr.summary(state)
+    assert (doc["claim"], doc["shown_die"], doc["aces_locked"], doc["allowed"]) == (
+        None, None, False, []
+    )  # fmt: skip
+    assert (state.claim, state.need, state.shown, state.believed) == (None, None, None, None)
+
+
+def test_aces_locked_only_while_the_lock_is_in_force() -> None:
+    locked = play("Ann claim 66; Bob believe; Ann reroll; Ann claim 66", match())
+    assert kr.summary(locked)["aces_locked"] is True
+    assert kr.summary(play("Bob roll", locked))["aces_locked"] is False  # nothing to believe
+    ended = wins(wins(match(), "Ann", 2), "Bob", 0)
+    ended = play("Bob claim 66; Ann roll; Ann claim 66; Bob lift 6-6", ended)
+    assert ended.is_over and kr.summary(ended)["aces_locked"] is False
 
 
 def test_the_rolloff_decides_who_starts() -> None:
     state = match(first=None)
     assert state.phase is kr.Phase.ROLLOFF and kr.legal_actions(state) == ("rolloff",)
-    with pytest.raises(RuleViolation, match="roll again"):
-        play("rolloff 4 4", state)
+    tie = play("rolloff 4 4", state)  # a tie is a normal event: recorded, and roll again
+    assert (tie.phase, tie.events, words(tie.ruling)) == (
+        kr.Phase.ROLLOFF, 1, "roll-off 4-4: tie, roll again"
+    )  # fmt: skip
     with pytest.raises(RuleViolation, match="not now"):
         play("Ann claim 9", state)
     assert play("rolloff 2 5", state).name(play("rolloff 2 5", state).turn) == "Bob"
@@ -231,38 +325,45 @@ def test_the_rolloff_decides_who_starts() -> None:
 # ------------------------------------------------------------------ KR
 
 
+def rated(at: str, winner: str, loser: str, created: str = "c", mid: str = "") -> kr.RatedMatch:
+    return kr.RatedMatch(at, created, mid or at, "m", winner, loser, (3, 0), 32, 1500)
+
+
 def test_kr_by_hand() -> None:
     # Even players: E = 0.5, so the winner gains 16. Then Ann (1516) beats Cy (1500):
     # E = 1/(1+10^(-16/400)) = 0.523022..., gain 32*(1-E) = 15.263; Cy then beats Bob (1484):
     # E = 1/(1+10^(-(1484.737-1484)/400))... computed by hand below.
-    table = kr.ratings([
-        kr.RatedMatch("1", "Ann", "Bob", 32, 1500),
-        kr.RatedMatch("2", "Ann", "Cy", 32, 1500),
-        kr.RatedMatch("3", "Cy", "Bob", 32, 1500),
-    ])  # fmt: skip
+    found = kr.ratings(kr.kr_history([
+        rated("3", "Cy", "Bob"), rated("1", "Ann", "Bob"), rated("2", "Ann", "Cy"),
+    ]))  # fmt: skip
+    table = {r.name: r._asdict() for r in found}
     e2 = 1 / (1 + 10 ** ((1500 - 1516) / 400))
     ann = 1516 + 32 * (1 - e2)
     cy_after_2 = 1500 - 32 * (1 - e2)
     e3 = 1 / (1 + 10 ** ((1484 - cy_after_2) / 400))
-    assert table["Ann"] == {"kr": round(ann), "matches": 2, "wins": 2, "losses": 0}
+    assert table["Ann"] == {"name": "Ann", "kr": round(ann), "matches": 2, "wins": 2, "losses": 0}
     assert table["Cy"]["kr"] == round(cy_after_2 + 32 * (1 - e3))
-    assert table["Bob"] == {"kr": round(1484 - 32 * (1 - e3)), "matches": 2, "wins": 0, "losses": 2}
+    bob = round(1484 - 32 * (1 - e3))
+    assert table["Bob"] == {"name": "Bob", "kr": bob, "matches": 2, "wins": 0, "losses": 2}
     assert (round(ann), table["Cy"]["kr"], table["Bob"]["kr"]) == (1531, 1501, 1468)
 
 
-def test_ratings_come_from_the_saved_ranked_matches(referee: Runner, home: Path) -> None:
-    def ranked(name: str, a: str, b: str, loser: str, ranked: bool = True) -> None:
+def test_ratings_come_from_the_saved_ranked_matches(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ranked(name: str, a: str, b: str, loser: str, ranked: bool = True, hour: int = 9) -> None:
+        monkeypatch.setenv("REFEREE_CLOCK", f"2026-11-29T{hour:02d}:00:00+00:00")
         extra = ["--ranked"] if ranked else []
         assert referee("new", "kiriki", a, b, "--first", a, "--name", name, *extra).code == 0
         assert referee("kiriki", "resign", loser).code == 0
 
-    ranked("m1", "Ann", "Bob", "Bob")
-    ranked("m2", "Ann", "Cy", "Cy")
+    ranked("m1", "Ann", "Bob", "Bob", hour=10)  # KR counts m1 first: it ended first
+    ranked("m2", "Ann", "Cy", "Cy", hour=11)
     ranked("casual", "Bob", "Cy", "Cy", ranked=False)  # not rated
     referee("new", "kiriki", "Dee", "Eve", "--ranked", "--name", "unfinished")
     (home / "sessions" / "broken.toml").write_text("schema = 1\n")
     result = referee("ratings", "--json")
-    rows = json.loads(result.out)
+    rows = json.loads(result.out)["players"]
     assert [r["name"] for r in rows] == ["Ann", "Cy", "Bob"]
     assert rows[0] == {"name": "Ann", "kr": 1531, "matches": 2, "wins": 2, "losses": 0}
     assert result.err.count("warning: skipped broken.toml") == 1
@@ -308,7 +409,6 @@ BAD = [
                  id="unknown-format"),
     pytest.param(("kiriki", "rolloff", "0", "3"), 2, "1 to 6, not 0", id="rolloff-0"),
     pytest.param(("kiriki", "rolloff", "3", "7"), 2, "1 to 6, not 7", id="rolloff-7"),
-    pytest.param(("kiriki", "rolloff", "4", "4"), 1, "roll again", id="rolloff-tie"),
     pytest.param(("kiriki", "claim", "9"), 1, "roll-off", id="claim-before-the-rolloff"),
 ]  # fmt: skip
 

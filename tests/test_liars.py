@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import json
+import math
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import Runner, session_file, snapshot
@@ -17,6 +20,7 @@ from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games import liars as ld
 from referee.games.base import PlayerInfo
 from referee.notation.bids import Bid, Hands
+from referee.render.liars import card_text, status_lines
 from referee.render.liars_words import words
 
 SEED = ld.Rules.from_table(storage.load_ruleset("liars-dice"), "liars-dice")
@@ -51,27 +55,61 @@ def dice(state: ld.State) -> dict[str, int]:
 
 # ------------------------------------------------------------------ raises
 
+
+def rule(name: str, base: ld.Rules = SEED) -> ld.Rules:
+    """`base` playing another `bidding_rule`."""
+    return replace(base, bidding_rule=ld.BiddingRule(name))
+
+
+FACE, QTY, BOTH = rule("reset-face"), rule("reset-quantity"), rule("both-nondecreasing")
+WILD_FACE = replace(SEED, ones_wild=True)  # wild ones, but no halving: ones are the lowest face
+
+# (rules, palifico, standing bid, bid, None if legal else a word of the reason)
 RAISES = [
-    pytest.param(SEED, False, None, "5x3", None, id="opening-free"),
-    pytest.param(SEED, False, "4x5", "4x6", None, id="seed-4-fives-to-4-sixes"),
-    pytest.param(SEED, False, "3x2", "4x1", None, id="seed-3-twos-to-4-ones"),
-    pytest.param(SEED, False, "1x2", "4x5", None, id="seed-jumps-allowed"),
-    pytest.param(SEED, False, "5x3", "5x3", "raise the face or the quantity", id="same"),
-    pytest.param(SEED, False, "5x3", "5x2", "raise the face or the quantity", id="lower-face"),
-    pytest.param(SEED, False, "5x3", "4x6", "raise the face or the quantity", id="fewer"),
-    pytest.param(SEED, False, None, "2x1", None, id="seed-opens-on-ones"),
+    pytest.param(FACE, False, None, "5x3", None, id="face-opening-free"),
+    pytest.param(FACE, False, None, "2x1", None, id="face-opens-on-ones"),
+    pytest.param(FACE, False, "4x5", "4x6", None, id="face-same-quantity-higher-face"),
+    pytest.param(FACE, False, "3x2", "4x1", None, id="face-more-dice-any-face"),
+    pytest.param(FACE, False, "1x2", "4x5", None, id="face-jumps-allowed"),
+    pytest.param(FACE, False, "5x3", "5x3", "more dice", id="face-same-bid"),
+    pytest.param(FACE, False, "5x3", "5x2", "more dice", id="face-lower-face"),
+    pytest.param(FACE, False, "5x3", "4x6", "more dice", id="face-fewer-dice-higher-face"),
+    pytest.param(FACE, False, "5x6", "5x1", "more dice", id="face-ones-are-lowest"),
+    pytest.param(WILD_FACE, False, "3x2", "2x1", "more dice", id="face-wild-no-halving"),
+    pytest.param(QTY, False, None, "1x1", None, id="qty-opening-free"),
+    pytest.param(QTY, False, "5x3", "1x4", None, id="qty-higher-face-any-quantity"),
+    pytest.param(QTY, False, "5x3", "9x4", None, id="qty-higher-face-more-dice"),
+    pytest.param(QTY, False, "5x3", "6x3", None, id="qty-same-face-more-dice"),
+    pytest.param(QTY, False, "5x6", "6x6", None, id="qty-sixes-only-by-quantity"),
+    pytest.param(QTY, False, "5x3", "5x3", "higher face", id="qty-same-bid"),
+    pytest.param(QTY, False, "5x3", "9x2", "higher face", id="qty-lower-face-more-dice"),
+    pytest.param(QTY, False, "5x3", "4x3", "higher face", id="qty-fewer-of-the-face"),
+    pytest.param(QTY, False, "5x6", "9x5", "higher face", id="qty-no-way-down-from-sixes"),
+    pytest.param(BOTH, False, None, "4x6", None, id="both-opening-free"),
+    pytest.param(BOTH, False, "5x3", "5x4", None, id="both-face-up"),
+    pytest.param(BOTH, False, "5x3", "6x3", None, id="both-quantity-up"),
+    pytest.param(BOTH, False, "5x3", "7x6", None, id="both-both-up"),
+    pytest.param(BOTH, False, "5x3", "6x2", "go down", id="both-face-down"),
+    pytest.param(BOTH, False, "5x3", "4x6", "go down", id="both-quantity-down"),
+    pytest.param(BOTH, False, "5x3", "5x3", "raise the quantity or the face", id="both-same"),
     pytest.param(PERUDO, False, None, "2x1", "opening bid may not be on ones", id="p-open-ones"),
+    pytest.param(PERUDO, False, None, "2x2", None, id="p-opening-free"),
+    pytest.param(PERUDO, False, "4x3", "5x2", None, id="p-more-dice-any-face"),
+    pytest.param(PERUDO, False, "4x3", "4x2", "more dice", id="p-lower-face"),
     pytest.param(PERUDO, False, "3x2", "2x1", None, id="p-3x2-to-2x1"),
-    pytest.param(PERUDO, False, "3x2", "1x1", "at least 2", id="p-3x2-to-1x1"),
+    pytest.param(PERUDO, False, "3x2", "1x1", "needs 2", id="p-3x2-to-1x1"),
     pytest.param(PERUDO, False, "5x3", "3x1", None, id="p-halve-rounds-up"),
-    pytest.param(PERUDO, False, "5x3", "2x1", "at least 3", id="p-halve-not-down"),
-    pytest.param(PERUDO, False, "2x1", "5x2", None, id="p-2x1-to-5x2"),
-    pytest.param(PERUDO, False, "2x1", "4x6", "at least 5", id="p-leaving-ones"),
+    pytest.param(PERUDO, False, "5x3", "2x1", "needs 3", id="p-halve-not-down"),
+    pytest.param(PERUDO, False, "2x1", "5x2", None, id="p-leaving-ones-double-plus-one"),
+    pytest.param(PERUDO, False, "2x1", "4x6", "needs 5", id="p-leaving-ones-too-few"),
     pytest.param(PERUDO, False, "2x1", "3x1", None, id="p-more-ones"),
+    pytest.param(PERUDO, False, "2x1", "2x1", "more dice", id="p-same-ones"),
     pytest.param(PERUDO, True, "2x4", "3x4", None, id="palifico-more-of-the-face"),
     pytest.param(PERUDO, True, "2x4", "3x5", "the face stays 4", id="palifico-face-fixed"),
     pytest.param(PERUDO, True, None, "1x1", None, id="palifico-opens-on-ones"),
-    pytest.param(PERUDO, True, "2x4", "1x1", "the face stays 4", id="palifico-no-switch"),
+    pytest.param(PERUDO, True, "2x4", "1x1", "the face stays 4", id="palifico-no-halving"),
+    pytest.param(rule("reset-quantity", PERUDO), True, "2x4", "2x5", "the face stays 4",
+                 id="palifico-face-fixed-whatever-the-rule"),
 ]  # fmt: skip
 
 
@@ -84,19 +122,111 @@ def test_raises(
     assert (found is None) if reason is None else (reason in (found or "")), found
 
 
-def test_a_refused_bid_names_the_smallest_raises() -> None:
-    state = play("Ann bid 5x3", table())
-    with pytest.raises(RuleViolation, match="smallest raises: 5x4, 5x5, 5x6, 6x1, 6x2, 6x3"):
-        play("Bob bid 5x2", state)
-    state = play("Ann bid 5x3", table(rules=PERUDO))
-    with pytest.raises(RuleViolation, match="smallest raises: 3x1, 5x4, 5x5, 5x6, 6x2, 6x3"):
-        play("Bob bid 2x1", state)
+# After 5x3 among 18 dice: the smallest raise of each face, as the refusal lists them.
+SMALLEST = [
+    pytest.param(FACE, "5x2", "'5x2' does not raise '5x3': try 5x4 5x5 5x6 6x1 6x2 6x3",
+                 id="reset-face"),
+    pytest.param(QTY, "5x2", "'5x2' does not raise '5x3': try 1x4 1x5 1x6 6x3",
+                 id="reset-quantity"),
+    pytest.param(BOTH, "6x2", "'6x2' does not raise '5x3': try 5x4 5x5 5x6 6x3",
+                 id="both-nondecreasing"),
+    pytest.param(PERUDO, "2x1", "'2x1' does not raise '5x3': a bid on ones needs 3 or more; "
+                 "try 3x1 5x4 5x5 5x6 6x2 6x3", id="perudo"),
+]  # fmt: skip
 
 
-def test_a_bid_above_the_dice_in_play_is_refused() -> None:
-    with pytest.raises(RuleViolation, match="only 18 are in play"):
-        play("Ann bid 19x3", table())
+@pytest.mark.parametrize(("rules", "bid", "message"), SMALLEST)
+def test_a_refused_bid_names_the_smallest_raises_of_its_rule(
+    rules: ld.Rules, bid: str, message: str
+) -> None:
+    state = play("Ann bid 5x3", table(rules=rules))
+    with pytest.raises(RuleViolation) as refused:
+        play(f"Bob bid {bid}", state)
+    assert str(refused.value) == message
+    for raise_ in message.split("try ")[1].split():  # each one listed is accepted
+        assert play(f"Bob bid {raise_}", state).bid == Bid.parse(raise_)
+
+
+def test_each_smallest_raise_is_the_smallest_of_its_face() -> None:
+    for rules in (FACE, QTY, BOTH, PERUDO):
+        for standing in ("1x1", "3x1", "5x3", "2x6", "17x5"):
+            found = ld.raises_over(Bid.parse(standing), rules, 18)
+            for bid in found:
+                assert ld.is_raise(Bid.parse(standing), bid, rules) is None
+                if bid.quantity > 1:
+                    less = Bid(bid.quantity - 1, bid.face)
+                    assert ld.is_raise(Bid.parse(standing), less, rules) is not None
+            faces = {b.face for b in found}
+            for face in set(range(1, 7)) - faces:  # a face left out has no raise at all
+                assert all(
+                    ld.is_raise(Bid.parse(standing), Bid(q, face), rules) for q in range(1, 19)
+                )
+
+
+def test_the_opening_refusal_does_not_dangle() -> None:
+    with pytest.raises(RuleViolation) as refused:
+        play("Ann bid 2x1", table(rules=PERUDO))
+    assert str(refused.value) == (
+        "bid '2x1' cannot open the round: the opening bid may not be on ones;"
+        " try 1x2 1x3 1x4 1x5 1x6"
+    )
+
+
+def test_no_bid_raises_the_last_one() -> None:
+    state = play("Ann bid 18x6", table())
+    assert ld.smallest_raises(state) == []
+    with pytest.raises(RuleViolation, match="no bid raises it: call it"):
+        play("Bob bid 18x5", state)
+
+
+@pytest.mark.parametrize("text", ["19x3", "25x3", "1000000x6", "999999999999x1"])
+def test_a_bid_above_the_dice_in_play_says_so(text: str) -> None:
+    with pytest.raises(RuleViolation) as refused:
+        play(f"Ann bid {text}", table())
+    assert str(refused.value) == f"bid '{text}' names more dice than are in play (18)"
     assert play("Ann bid 18x3", table()).bid == Bid(18, 3)
+
+
+def test_every_bidding_rule_can_start_a_game(referee: Runner, tmp_path: Path) -> None:
+    import tomli_w
+
+    for value in ("reset-face", "reset-quantity", "both-nondecreasing", "perudo"):
+        table_ = {**storage.load_ruleset("perudo"), "bidding_rule": value, "name": value}
+        path = tmp_path / f"{value}.toml"
+        path.write_text(tomli_w.dumps(table_))
+        result = referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--ruleset", str(path))
+        assert result.code == 0, result
+        assert referee("ld", "bid", "3x4").code == 0
+
+
+BAD_RULESETS = [
+    pytest.param({"bidding_rule": "perudo", "ones_wild": False}, "perudo needs ones_wild",
+                 id="perudo-without-wild-ones"),
+    pytest.param({"bidding_rule": "reset-quantity", "wild_bids_halve": True, "ones_wild": True},
+                 "cannot go with reset-quantity", id="old-halving-with-another-rule"),
+    pytest.param({"bidding_rule": "highest"}, "bidding_rule must be one of reset-face | "
+                 "reset-quantity | both-nondecreasing | perudo", id="unknown-rule"),
+    pytest.param({"call_by": "left"}, "call_by must be one of turn | any", id="call-by"),
+    pytest.param({"exact_call_by": "bidder"}, "exact_call_by must be one of turn | any",
+                 id="exact-call-by"),
+    pytest.param({"two_player_calza": "no"}, "two_player_calza must be true or false",
+                 id="two-player-calza"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("changes", "message"), BAD_RULESETS)
+def test_bad_rulesets_say_why(changes: dict[str, object], message: str) -> None:
+    from referee.errors import RulesetError
+
+    with pytest.raises(RulesetError, match=message):
+        ld.Rules.from_table({**storage.load_ruleset("liars-dice"), **changes})
+
+
+def test_an_old_session_saying_wild_bids_halve_plays_perudo() -> None:
+    old = {**storage.load_ruleset("perudo"), "bidding_rule": "reset-face", "wild_bids_halve": True}
+    assert ld.Rules.from_table(old).bidding_rule is ld.BiddingRule.PERUDO
+    plain = {**storage.load_ruleset("liars-dice"), "wild_bids_halve": False}
+    assert ld.Rules.from_table(plain).bidding_rule is ld.BiddingRule.RESET_FACE
 
 
 # ------------------------------------------------------------------ calls
@@ -156,16 +286,109 @@ def test_calza_both_ways_and_its_cap() -> None:
     state = play("Bob bid 2x4; Cy bid 3x4", state)
     full = play("Ann exact 3", state)
     assert dice(full)["Ann"] == 5 and full.name(full.turn) == "Ann"  # never above the start
+    assert "Ann is at the start count (5 dice): none comes back" in words(full.ruling)
+    assert not any(isinstance(f, ld.RegainedDie) for f in full.ruling)
     state = play("Ann bid 4x4", state)
     right = play("Bob exact 4", state)
     assert dice(right)["Bob"] == 5 and right.name(right.turn) == "Bob"
-    assert "Bob regains a die (5)" in words(right.ruling)
+    assert "Bob regains a die (5 now)" in words(right.ruling)
     wrong = play("Bob exact 5", state)
     assert dice(wrong)["Bob"] == 3 and wrong.name(wrong.turn) == "Bob"  # the caller opens
     with pytest.raises(RuleViolation, match="Ann made that bid"):
         play("Ann exact 4", state)
     with pytest.raises(RuleViolation, match="no exact call"):
         play("Ann bid 5x3; Bob exact 5", table())
+
+
+ANY, TURN = ld.CallBy.ANY, ld.CallBy.TURN
+FOUR = "Ann Bob Cy Dee"
+
+# Ann bids, Bob is on turn; who else may call, and who opens next.
+# (rules changes, script after "Ann bid 5x3", dice left that changed, who opens, or refusal)
+CALLERS = [
+    pytest.param({}, "Cy exact 5", {}, "Cy", id="calza-by-anyone-right-at-the-start-count"),
+    pytest.param({}, "Dee exact 4", {"Dee": 4}, "Dee", id="calza-by-anyone-wrong"),
+    pytest.param({}, "Bob exact 5", {}, "Bob", id="calza-by-the-player-on-turn"),
+    pytest.param({}, "Ann exact 5", "Ann made that bid", None, id="calza-never-by-the-bidder"),
+    pytest.param({"exact_call_by": TURN}, "Cy exact 5", "Bob's turn", None,
+                 id="exact-call-by-turn-refuses-others"),
+    pytest.param({"exact_call_by": TURN}, "Bob exact 5", {}, "Bob", id="exact-call-by-turn"),
+    pytest.param({}, "Cy call 3", "Bob's turn", None, id="call-by-turn-is-the-default"),
+    pytest.param({"call_by": ANY}, "Cy call 3", {"Ann": 4}, "Ann", id="call-by-anyone-false"),
+    pytest.param({"call_by": ANY}, "Dee call 6", {"Dee": 4}, "Dee", id="call-by-anyone-holds"),
+    pytest.param({"call_by": ANY}, "Ann call 3", "Ann made that bid", None,
+                 id="call-by-anyone-but-the-bidder"),
+    pytest.param({"call_by": ANY, "next_starter": ld.NextStarter.CALLER}, "Dee call 3",
+                 {"Ann": 4}, "Dee", id="call-by-anyone-caller-opens"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("changes", "script", "expected", "starter"), CALLERS)
+def test_who_may_call_and_who_opens_next(
+    changes: dict[str, Any], script: str, expected: dict[str, int] | str, starter: str | None
+) -> None:
+    state = play("Ann bid 5x3", table(FOUR, PERUDO, **changes))
+    if isinstance(expected, str):
+        with pytest.raises(RuleViolation, match=expected):
+            play(script, state)
+        return
+    after = play(script, state)
+    assert {n: d for n, d in dice(after).items() if d != 5} == expected
+    assert after.name(after.turn) == starter
+
+
+def test_an_out_player_cannot_call_or_calza() -> None:
+    state = play("Ann bid 2x6; Bob call 0", table(FOUR, PERUDO, dice_per_player=1))
+    assert dice(state)["Ann"] == 0  # Ann is out; Bob opens
+    state = play("Bob bid 1x3", state)
+    for line in ("Ann exact 1", "Ann call 1"):
+        with pytest.raises(RuleViolation, match="Ann has no dice left"):
+            play(line, replace(state, rules=replace(state.rules, call_by=ANY)))
+
+
+def test_palifico_one_die_may_change_the_face_where_the_key_says() -> None:
+    fixed = play("Ann bid 1x3; Bob call 0", table(FOUR, PERUDO, dice_per_player=2))
+    assert fixed.palifico and dice(fixed) == {"Ann": 1, "Bob": 2, "Cy": 2, "Dee": 2}
+    free = replace(fixed, rules=replace(fixed.rules, palifico_one_die_free_face=True))
+    free = play("Ann bid 2x4; Bob bid 3x4", free)  # Bob (two dice) keeps the face
+    with pytest.raises(RuleViolation, match="the face stays 4"):
+        play("Cy bid 4x5", free)
+    state = play("Cy bid 4x4; Dee call 0", free)  # Cy loses: he is on one die, palifico again
+    assert state.palifico and state.name(state.turn) == "Cy"  # the loser opens
+    state = play("Cy bid 2x2; Dee bid 3x2", state)
+    assert play("Ann bid 3x5", state).bid == Bid(3, 5)  # Ann, on one die, changes the face
+    assert play("Ann bid 4x1", state).bid == Bid(4, 1)
+    with pytest.raises(RuleViolation, match="try 3x3 3x4 3x5 3x6 4x1 4x2"):
+        play("Ann bid 2x1", state)  # no wild ones in palifico, so no halving onto them
+    with pytest.raises(RuleViolation, match="the face stays 2"):
+        play("Ann bid 3x5", replace(state, rules=fixed.rules))  # without the key she may not
+    said = " ".join(" ".join(line.plain for line in status_lines(state)).split())
+    assert "palifico: no wild ones; the face stays but for a player on one die" in said
+
+
+def test_no_palifico_with_two_players_left_where_the_key_says() -> None:
+    two = table("Ann Bob", PERUDO, dice_per_player=2)
+    assert play("Ann bid 1x3; Bob call 0", two).palifico  # the default: palifico with two
+    off = table("Ann Bob", PERUDO, dice_per_player=2, two_player_palifico=False)
+    state = play("Ann bid 1x3; Bob call 0", off)
+    assert not state.palifico and state.wild and "palifico" not in words(state.ruling)
+    three = table("Ann Bob Cy", PERUDO, dice_per_player=2, two_player_palifico=False)
+    assert play("Ann bid 1x3; Bob call 0", three).palifico  # three players still in
+
+
+def test_no_calza_with_two_players_left_where_the_key_says() -> None:
+    off = table("Ann Bob Cy", PERUDO, dice_per_player=1, two_player_calza=False)
+    state = play("Ann bid 1x3", off)
+    assert "exact" in ld.legal_actions(state)  # three players still in
+    state = play("Bob call 0", state)  # Ann is out: two left
+    state = play("Bob bid 1x3", state)
+    assert ld.legal_actions(state) == ("bid", "call")
+    with pytest.raises(RuleViolation, match="no exact call \\(calza\\) with two players left"):
+        play("Cy exact 1", state)
+    on = table("Ann Bob Cy", PERUDO, dice_per_player=1)
+    state = play("Ann bid 1x3; Bob call 0; Bob bid 1x3", on)
+    assert "exact" in ld.legal_actions(state)
+    assert "exact" not in ld.legal_actions(play("Ann bid 1x3", table()))  # no calza at all
 
 
 def test_the_last_die_the_winner_and_nothing_after() -> None:
@@ -274,11 +497,30 @@ BAD_INPUT = [
     pytest.param(("bid", "5x7"), 2, "faces are 1 to 6", id="5x7"),
     pytest.param(("bid", "x3"), 2, "unknown bid", id="x3"),
     pytest.param(("bid", "5x"), 2, "unknown bid", id="5x"),
-    pytest.param(("bid", "25x3"), 1, "only 24 are in play", id="too-many-dice"),
+    pytest.param(("bid", "25x3"), 1, "bid '25x3' names more dice than are in play (24)",
+                 id="too-many-dice"),
+    pytest.param(("bid", "1000000x6"), 1, "bid '1000000x6' names more dice than are in play (24)",
+                 id="a-million-dice"),
+    pytest.param(("bid", "10000000000000x6"), 2, "more dice than any table holds",
+                 id="more-digits-than-a-bid"),
+    pytest.param(("bid", "\uff15x3"), 2, "write its digits as 0-9", id="fullwidth-digit"),
+    pytest.param(("bid", "\u0665x3"), 2, "write its digits as 0-9", id="arabic-indic-digit"),
+    pytest.param(("bid", "5\u00d73"), 2, "unknown bid", id="multiplication-sign"),
+    pytest.param(("bid", "5x\uff13"), 2, "write its digits as 0-9", id="fullwidth-face"),
     pytest.param(("call", "3"), 1, "no bid to call", id="call-before-a-bid"),
-    pytest.param(("call",), 2, "give the count", id="call-without-count"),
+    pytest.param(("call",), 1, "no bid to call", id="call-without-count-or-bid"),
     pytest.param(("bid", "5x3", "--by", "Bob"), 1, "Ann's turn", id="not-on-turn"),
+    pytest.param(("bid", "5x3", "--by", ""), 2, "unknown player ''", id="by-nobody"),
+    pytest.param(("bid", "5x3", "--by", " "), 2, "unknown player ' '", id="by-a-space"),
     pytest.param(("call", "--dice", "Ann=1,2,7"), 2, "1 to 6, not '7'", id="face-7"),
+    pytest.param(("odds", "5x3", "--dice", "\uff12\uff14"), 2, "digits 0-9", id="odds-fullwidth-n"),
+    pytest.param(("odds", "5x3", "--dice", "0"), 2, "dice in play are 1 to 200, not 0",
+                 id="odds-no-dice"),
+    pytest.param(("odds", "5x3", "--mine", "0,7"), 2, "a die shows 1 to 6, not '0' in '0,7'",
+                 id="odds-mine-no-internal-label"),
+    pytest.param(("odds", "5x3", "--mine", "\u0663,3"), 2, "not '\u0663'", id="odds-mine-arabic"),
+    pytest.param(("odds", "5x3", "--ruleset", "kariki"), 2, "not a Liar's dice ruleset",
+                 id="odds-other-game-ruleset"),
 ]  # fmt: skip
 
 
@@ -290,6 +532,36 @@ def test_bad_input_is_one_line_and_saves_nothing(
     before = snapshot(session_file(home))
     result = referee("liars", *args)
     assert result.code == code and message in result.err and result.err.count("\n") == 1, result
+    assert snapshot(session_file(home)) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("call", "-1"), "a count cannot be negative: '-1'", id="call-negative"),
+        pytest.param(("exact", "-3"), "a count cannot be negative: '-3'", id="exact-negative"),
+        pytest.param(("call", "\uff15"), "a count is written in digits 0-9, not", id="fullwidth"),
+        pytest.param(("call", "\u0665"), "a count is written in digits 0-9, not", id="arabic"),
+        pytest.param(("call", "five"), "a count is written in digits 0-9, not 'five'", id="word"),
+        pytest.param(("call", "--dicee"), "unknown option '--dicee'", id="option-typo"),
+        pytest.param(("call",), "give the count of matching dice", id="no-count"),
+        pytest.param(("call", "3", "--dice", "Ann=1"), "give the count of matching dice",
+                     id="count-and-dice"),
+        pytest.param(("call", "25"), "a count is 0 to 24 (the dice in play), not 25", id="big"),
+        pytest.param(("call", "--dice", "Ann=1 Bob=1,2,3,4,5,6 Cy=1,1,1,1,1,1 Dee=2,2,2,2,2,2"),
+                     "Ann holds 6 dice, not 1", id="wrong-count"),
+        pytest.param(("exact", "3"), "this ruleset has no exact call (calza): use call",
+                     id="no-calza-here"),
+    ],
+)  # fmt: skip
+def test_a_count_says_what_is_wrong_with_it(
+    referee: Runner, home: Path, args: tuple[str, ...], message: str
+) -> None:
+    assert referee(*START).code == 0 and referee("ld", "bid", "5x3").code == 0
+    before = snapshot(session_file(home))
+    result = referee("liars", *args)
+    assert result.code in (1, 2) and message in result.err and result.err.count("\n") == 1, result
+    assert "No such option" not in result.err and "Invalid value" not in result.err
     assert snapshot(session_file(home)) == before
 
 
@@ -324,13 +596,85 @@ def test_a_warning_outside_four_to_eight_players(referee: Runner) -> None:
 
 def test_odds_in_and_out_of_a_session(referee: Runner) -> None:
     out = referee("liars", "odds", "5x3", "--dice", "36")
-    assert out.code == 0 and "0.739323" in out.out
-    assert "ones wild" in referee("ld", "odds", "5x3", "--dice", "36", "--ruleset", "perudo").out
+    assert out.code == 0 and "0.739323" in out.out and "liars-dice (no game in use)" in out.out
+    perudo = referee("ld", "odds", "5x3", "--dice", "36", "--ruleset", "perudo").out
+    assert "perudo (--ruleset): ones wild" in perudo
     referee(*START)
     referee("ld", "bid", "5x3")
     in_session = referee("ld", "odds", "--mine", "3,3,1")
     expected = ld.odds(Bid(5, 3), 24 - 3, (3, 3, 1), wild=False)
     assert in_session.code == 0 and f"{expected:.6f}" in in_session.out
+
+
+def test_odds_keep_the_tables_wild_ones_with_dice_given(referee: Runner) -> None:
+    """The issue's case: a Perudo table asking about 20 dice got the odds without wild ones."""
+    referee("new", "liars", "A", "B", "C", "D", "--ruleset", "perudo", "--name", "p")
+    referee("ld", "bid", "5x3")
+    for args in (("5x3", "--dice", "20"), ("5x3",), ()):
+        out = referee("ld", "odds", *args).out
+        assert out.splitlines()[3].split()[:2] == ["5x3", "0.848489"], out
+        assert "perudo, round 1 of this game: ones wild" in out
+    seed = referee("ld", "odds", "5x3", "--dice", "20", "--ruleset", "liars-dice").out
+    assert "0.231251" in seed and "ones wild" not in seed and "(--ruleset)" in seed
+
+
+def test_odds_in_a_palifico_round_count_no_wild_ones(referee: Runner) -> None:
+    referee("new", "liars", "A", "B", "C", "--ruleset", "perudo", "--name", "p",
+            "--direction", "left")  # fmt: skip
+    for line in (["bid", "1x3"], ["call", "0"], ["bid", "1x3"], ["call", "0"], ["bid", "1x3"],
+                 ["call", "0"], ["bid", "1x3"], ["call", "0"]):  # fmt: skip
+        assert referee("ld", *line).code == 0
+    doc = json.loads(referee("show", "--json").out)
+    assert doc["palifico"] and [p["dice"] for p in doc["players"]] == [1, 5, 5]
+    out = referee("ld", "odds", "2x4", "--mine", "4").out
+    expected = ld.chances(Bid(2, 4), 10, (4,), wild=False)
+    assert f"2x4    {expected.at_least:.6f}" in out
+    assert "perudo, round 5 of this game: palifico, ones not wild" in " ".join(out.split())
+
+
+def test_the_odds_screen_shows_exactly_and_every_smallest_raise(referee: Runner) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--ruleset", "perudo", "--name", "p")
+    referee("ld", "bid", "5x3")
+    lines = referee("ld", "odds", "--mine", "1,3,3").out.splitlines()
+    raises = ld.raises_over(Bid(5, 3), PERUDO, 20)
+    rows = {line.split()[0]: line.split() for line in lines[4:] if "x" in line.split()[0]}
+    assert list(rows) == ["5x3", *map(str, raises)]
+    for text, row in rows.items():
+        chance = ld.chances(Bid.parse(text), 17, (1, 3, 3), wild=True)
+        assert row[1] == f"{chance.at_least:.6f}" and row[3] == f"{chance.exactly:.6f}"
+    assert len(lines) <= 23 and max(map(len, lines)) <= 40
+
+
+@settings(deadline=None)  # exact fractions on a loaded machine: no timing in tests
+@given(
+    st.integers(0, 60),
+    st.integers(1, 70),
+    st.integers(1, 6),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.integers(1, 6), max_size=6),
+)
+def test_odds_match_an_exact_binomial(
+    unknown: int, quantity: int, face: int, ones_wild: bool, palifico: bool, mine: list[int]
+) -> None:
+    """P(at least q) and P(exactly q) against the binomial in exact fractions, through the
+    same table the odds screen uses (wild ones, palifico, one's own dice)."""
+    rules = replace(SEED, ones_wild=ones_wild)
+    bid = Bid(quantity, face)
+    rows = ld.odds_table(bid, rules, unknown + len(mine), tuple(mine), palifico)
+    wild = ones_wild and not palifico and face != 1
+    p = Fraction(2 if wild else 1, 6)
+    need = quantity - sum(1 for d in mine if d == face or (wild and d == 1))
+
+    def exactly(k: int) -> Fraction:
+        if not 0 <= k <= unknown:
+            return Fraction(0)
+        return math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k)
+
+    at_least = sum((exactly(k) for k in range(max(need, 0), unknown + 1)), Fraction(0))
+    assert rows[0][0] == bid
+    assert abs(rows[0][1].at_least - float(at_least)) < 1e-6
+    assert abs(rows[0][1].exactly - float(exactly(need))) < 1e-6
 
 
 def test_the_json_document(referee: Runner) -> None:
@@ -367,3 +711,144 @@ def test_play_goes_counter_clockwise_by_default_as_the_seed_plays() -> None:
         state = ld.start(rules, people, ld.options_from_table({}, people, rules))
         assert state.direction is ld.Direction.RIGHT  # against the order the players were named
         assert play("Ann bid 2x3", state).name(play("Ann bid 2x3", state).turn) == expected
+
+
+# ------------------------------------------------------------------ the screen at 40x24
+
+
+def _names(count: int, long: bool) -> list[str]:
+    """`count` distinct names, each 16 characters long if `long` (the longest a name may be)."""
+    return [(f"Player{i:02d}" + "x" * 8) if long else f"P{i}" for i in range(count)]
+
+
+def _all_dice(doc: dict[str, Any], face: int = 3) -> str:
+    """Every player still in showing `face` on every die, as `--dice` takes them."""
+    return " ".join(
+        f"{p['name']}={','.join([str(face)] * p['dice'])}" for p in doc["players"] if p["dice"]
+    )
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short-names", "16-letter-names"])
+@pytest.mark.parametrize("count", [2, 8, 9, 20])
+def test_every_action_fits_40x24_and_keeps_its_ruling(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, count: int, long: bool
+) -> None:
+    """A phone with its keyboard open: at most 23 lines under the prompt, none over 40
+    columns; the ruling is the first thing on screen and the status the last."""
+    import sys
+
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the warning wraps as it would
+    names = _names(count, long)
+    started = referee("new", "liars", *names, "--ruleset", "perudo", "--name", "s")
+    screens = [(started, "started s (liars)")]
+
+    def doc() -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(referee("show", "--json").out)
+        return found
+
+    for _ in range(3):  # three rounds: bids, a call with every die shown, a calza out of turn
+        first = doc()["turn"]
+        screens.append((referee("ld", "bid", "2x3"), f"{first} bids two threes"))
+        bidder = doc()["turn"]
+        screens.append((referee("ld", "bid", "3x3"), f"{bidder} bids three threes"))
+        caller = doc()["turn"]
+        dice = _all_dice(doc(), face=2)  # no threes and no ones: the bid was false
+        screens.append((referee("ld", "call", "--dice", dice), f"{caller} calls {bidder}'s"))
+        if doc()["winner"]:
+            break
+        opener = doc()["turn"]
+        screens.append((referee("ld", "bid", "1x5"), f"{opener} bids one five"))
+        anyone = next(p["name"] for p in doc()["players"] if p["dice"] and p["name"] != opener)
+        screens.append((referee("ld", "exact", "1", "--by", anyone), f"{anyone} calls {opener}'s"))
+    screens.append((referee("show"), "LIAR'S DICE s"))
+    for result, first_line in screens:
+        out = result.out.rstrip("\n").splitlines()
+        err = result.err.rstrip("\n").splitlines()
+        assert result.code == 0, result
+        assert len(out) + len(err) <= 23, "\n".join(out + err)
+        assert max(len(line) for line in out + err) <= 40, "\n".join(out + err)
+        assert " ".join(" ".join(out).split()).startswith(first_line), (first_line, out)
+        assert any(word in "\n".join(out[-3:]) for word in ("opens", "raise", "call", "wins"))
+
+
+def test_the_4_to_8_warning_wraps_at_words_on_a_terminal(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    result = referee("new", "liars", "Ann", "Bob", "--name", "two")
+    assert result.err == "warning: Liar's dice plays best with 4\n  to 8 players\n"
+
+
+def test_the_card_says_which_way_play_goes(referee: Runner) -> None:
+    out = referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--name", "d").out
+    assert "play goes: Ann, Dee, Cy, Bob" in out.splitlines()  # counter-clockwise by default
+    out = referee("ld", "bid", "2x3").out
+    assert "play goes: Dee, Cy, Bob, Ann" in out.splitlines()  # from the player on turn
+    out = referee("new", "liars", "Ann", "Bob", "Cy", "--direction", "left", "--name", "l").out
+    assert "play goes: Ann, Bob, Cy" in out.splitlines()
+    eight = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    out = referee("new", "liars", *eight, "--name", "eight").out  # too many names for a line
+    assert "play goes up the list: Ann, Hal, Gus, …" in out.splitlines()
+    out = referee("new", "liars", *eight, "--name", "left", "--direction", "left").out
+    assert "play goes down the list: Ann, Bob, Cy, …" in out.splitlines()
+
+
+def test_words_say_one_die_not_one_dice(referee: Runner) -> None:
+    referee("new", "liars", "Ann", "Bob", "Cy", "--name", "one", "--direction", "left")
+    referee("ld", "bid", "1x3")
+    out = referee("ld", "call", "--dice", "Ann=1,2 Bob=3 Cy=4", "--by", "Bob")
+    assert "Ann holds 6 dice, not 2: 'Ann=1,2'" in out.err  # his dice quoted, not everyone's
+    one = table(dice_per_player=1)
+    assert words(one.ruling).startswith("1 die each;")
+    state = play("Ann bid 1x3; Bob bid 1x4", one)
+    with pytest.raises(UsageError, match="Ann holds 1 die, not 2"):
+        play("Cy call Ann=1,2 Bob=3 Cy=4", state)
+    lines = [line.plain for line in card_text(play("Ann bid 1x3; Bob call 0", one), "x")]
+    assert "2 dice in play" in lines
+
+
+def test_a_finished_perudo_game_says_nothing_of_wild_ones(referee: Runner) -> None:
+    example = str(Path(__file__).parents[1] / "examples" / "perudo-night.toml")
+    out = referee("show", "-s", example).out
+    assert "wins" in out and "wild" not in out and "play goes" not in out
+
+
+def test_no_raise_left_is_not_raises_none_and_no_calza_is_not_offered() -> None:
+    state = play("Ann bid 18x6", table())
+    said = "\n".join(line.plain for line in status_lines(state))
+    assert "raises" not in said and "(none)" not in said and "exact" not in said
+    assert said.splitlines()[1] == "Bob: call"
+    perudo = play("Ann bid 3x6", table(rules=PERUDO))
+    lines = [line.plain for line in status_lines(perudo)]
+    assert lines[1:3] == ["Bob: raise or call", "exact: anyone but Ann"]
+    anyone = play("Ann bid 3x6", table(rules=PERUDO, call_by=ANY))
+    assert [line.plain for line in status_lines(anyone)][1:3] == [
+        "Bob: raise",
+        "call or exact: anyone but Ann",
+    ]
+    off = play("Ann bid 3x6", table(rules=PERUDO, exact_call=False))
+    assert "exact" not in "\n".join(line.plain for line in status_lines(off))
+
+
+@pytest.mark.parametrize("args", [("call",), ("exact", "2"), ("bid", "3x3")])
+def test_an_action_on_another_games_session_is_refused(
+    referee: Runner, home: Path, args: tuple[str, ...]
+) -> None:
+    assert referee("new", "kiriki", "Ann", "Bob", "--name", "friday").code == 0
+    before = snapshot(session_file(home))
+    result = referee("liars", *args, "-s", "friday")
+    assert result.code == 2 and result.err.startswith("error: friday is a kiriki session: its")
+    assert snapshot(session_file(home)) == before
+
+
+def test_another_games_action_on_a_liars_session_is_refused(referee: Runner, home: Path) -> None:
+    """The smoke tool's crash: `kariki claim 9 -s` a Liar's dice file reached this engine."""
+    assert referee(*START).code == 0
+    before = snapshot(session_file(home))
+    result = referee("kariki", "claim", "9", "-s", "friday")
+    assert result.code == 2 and result.err.startswith("error: friday is a liars session: its")
+    assert snapshot(session_file(home)) == before

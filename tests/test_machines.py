@@ -152,9 +152,27 @@ class LiarsNight(SessionMachine):
         players=st.integers(2, 4),
         dice=st.sampled_from([1, 2, 3]),  # aim at the last die
         ruleset=st.sampled_from(["liars-dice", "perudo"]),
+        variants=st.fixed_dictionaries(
+            {
+                "bidding_rule": st.sampled_from(
+                    ["reset-face", "reset-quantity", "both-nondecreasing"]
+                ),
+                "call_by": st.sampled_from(["turn", "any"]),
+                "exact_call_by": st.sampled_from(["turn", "any"]),
+                "palifico_one_die_free_face": st.booleans(),
+                "two_player_palifico": st.booleans(),
+                "two_player_calza": st.booleans(),
+            }
+        ),
+        keep_rule=st.booleans(),
     )
-    def start(self, players: int, dice: int, ruleset: str) -> None:
+    def start(
+        self, players: int, dice: int, ruleset: str, variants: dict[str, Any], keep_rule: bool
+    ) -> None:
         table = storage.load_ruleset(ruleset)
+        if keep_rule:  # the bundled rule (perudo's own for Perudo), the house keys drawn
+            variants = {**variants, "bidding_rule": table["bidding_rule"]}
+        table.update(variants)
         table["dice_per_player"] = dice
         self.begin("liars", table, ["Ann", "Bob", "Cy", "Dee"][:players], {"first": "Ann"})
 
@@ -174,6 +192,15 @@ class LiarsNight(SessionMachine):
     @rule(count=st.integers(0, 12), exact=st.booleans())
     def call_with_a_count(self, count: int, exact: bool) -> None:
         self.act(ld.Call(self.turn(), count, None, exact))
+
+    @rule(
+        player=st.sampled_from(["Ann", "Bob", "Cy", "Dee"]),
+        count=st.integers(0, 12),
+        exact=st.booleans(),
+    )
+    def call_by_anyone(self, player: str, count: int, exact: bool) -> None:
+        if player in {c.name for c in self.state.cups}:
+            self.act(ld.Call(player, count, None, exact))
 
     @rule(data=st.data(), exact=st.booleans())
     def call_with_every_players_dice(self, data: st.DataObject, exact: bool) -> None:

@@ -83,7 +83,7 @@ AFTER_AN_ACTION = [
                  "Ann claims 9", "Bob: lift / believe / roll", id="kiriki"),
     pytest.param(["new", "kalooki", "A", "B", "C", "D", "E", "F"],
                  ["kalooki", "down", "C", "7H 7S 7D / 8C 8S 8D / 9H 9S JK"], "C lays down",
-                 "R1 333, A deals; down: C", id="kalooki-6"),
+                 "R1 333 (3 threes), A deals\ndown: C", id="kalooki-6"),
 ]  # fmt: skip
 
 

@@ -243,16 +243,17 @@ def test_a_kiriki_match_in_the_shell_with_short_forms(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     referee("new", "kiriki", "Ann", "Bob", "--format", "bullet", "--name", "duel")
-    assert Shell("duel").prompt() == "rolloff> "
+    assert Shell("duel").prompt() == "rolloff, one die each> "
     feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nl 6-6\n")
     result = referee("shell")
     assert result.code == 0, result
-    for seen in ("Bob vs Pair of Kings> b", "Ann believed> rai 66", "Bob vs Pair of Aces> r",
-                 "Bob rolls Pair of Aces+> cl 66", "Ann vs Pair of Aces> l 6-6",
+    for seen in ("Bob answers Pair of Kings> b", "Ann reveals, raises or rerolls> rai 66",
+                 "Bob answers Pair of Aces> r", "Bob claims Pair of Aces+> cl 66",
+                 "Ann answers Pair of Aces> l 6-6",
                  "point to Bob (0-1)"):  # fmt: skip
         assert seen in result.out, seen
     shell = Shell("duel")
-    assert shell.prompt() == "Ann rolls> "
+    assert shell.prompt() == "Ann claims> "
     monkeypatch.setattr(shell, "open_actions", lambda: ("reveal", "raise", "reroll"))
     with pytest.raises(UsageError, match="could be reveal, raise, reroll"):
         shell._command("r")
@@ -265,7 +266,8 @@ def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.Monke
     assert shell.complete("down cy ", "7") == ["7S", "7H", "7D", "7C"]
     assert shell.complete("hand ", "") == ["--points"]  # nobody is out: no player to name
     feed(monkeypatch, "call bob\ndown cy 7H 7S 7D / 8C 8S 8D / 9H 9S JK\nout cy\n"
-                      "check 5H 5D JK\nhand ann 5H 6H\nhand bob --points 12\n")  # fmt: skip
+                      "check 5H 5D JK\nhand ann 2C 3C 4C 5C 6C 8C 9C 10C 5H\n"
+                      "hand bob --points 62\n")  # fmt: skip
     result = referee("shell")
     assert result.code == 0, result
     assert "R1 333 Ann deals (hands)> check 5H 5D JK" in result.out and "three" in result.out

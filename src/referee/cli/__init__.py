@@ -89,6 +89,9 @@ def show(
             show_default=False,
         ),
     ] = None,
+    totals: Annotated[
+        bool, typer.Option("--totals", help="The running total after each round (Kalooki).")
+    ] = False,
 ) -> None:
     """The score card."""
     loaded = open_session(ctx, session or ref)
@@ -96,6 +99,12 @@ def show(
         doc = loaded.session.engine.summary(loaded.state)
         doc["session"] = loaded.session.name
         output.print_json(doc)
+        return
+    if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
+        view = getattr(games.module(loaded.session.game, "render"), "totals_card", None)
+        if view is None:
+            raise UsageError(f"show --totals is for a game of rounds, not {loaded.session.game}")
+        output.draw(view(loaded.state, loaded.session.name, output.width()))
         return
     draw_card(loaded.session, loaded.state, full=full)
 

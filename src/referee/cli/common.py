@@ -165,16 +165,21 @@ def start_session(
     ruleset: str | None,
     options: Mapping[str, str | int | bool | None],
     player_options: tuple[str, ...] = (),
+    warning: str | None = None,
+    table: Mapping[str, Any] | None = None,
 ) -> None:
     """`referee new GAME ...`: check everything, write the session, make it current.
 
     `options` are the game's own (None: not given); those in `player_options` name a player,
-    by a prefix or a nickname as anywhere else, and are stored as the player's name.
+    by a prefix or a nickname as anywhere else, and are stored as the player's name. A
+    `warning` is shown above the card, which then leaves room for it. `table` is a ruleset
+    already in hand (a rematch keeps the house rules of the match before).
     """
     from referee.session import check_session_name, initial
 
     info = games.info(game)
-    table = storage.load_ruleset(ruleset or info.rulesets[0])
+    if table is None:
+        table = storage.load_ruleset(ruleset or info.rulesets[0])
     if table.get("game") != info.name:
         raise UsageError(
             f"ruleset {quote(str(table.get('name')))} is for"
@@ -200,7 +205,10 @@ def start_session(
         storage.discard(path)  # not current, so not started: a retry must work
         raise
     output.print_text(f"started {session_name} ({info.name})")
-    draw_card(session, state)
+    above = 1
+    if warning:
+        above += output.warning_line(warning)
+    draw_card(session, state, above=above)
 
 
 def _free_name(here: storage.Home, game: str) -> str:
@@ -235,7 +243,7 @@ def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any]
 
 def actor(session: Session, state: Any, by: str | None) -> str:
     """The player acting: `--by` (checked by the rules), else whoever is on turn."""
-    if by:
+    if by is not None:  # `--by ""` names nobody: refused, not read as "whoever is on turn"
         return resolve_player(session, by)
     turn = session.engine.turn(state)
     if turn is None:
@@ -248,16 +256,21 @@ def actor(session: Session, state: Any, by: str | None) -> str:
 
 
 def draw_card(
-    session: Session, state: Any | None = None, ruling: str | None = None, full: bool | None = None
+    session: Session,
+    state: Any | None = None,
+    ruling: str | None = None,
+    full: bool | None = None,
+    above: int = 0,
 ) -> None:
     """The ruling of the last action, then the score card: the full card when it fits the
-    screen under the ruling, else the compact one (`full` chooses)."""
+    screen under the ruling (and `above` lines already printed), else the compact one (`full`
+    chooses)."""
     if state is None:
         state = replay(session)
     render = games.module(session.game, "render")
     width = output.width()
     if full is None:
-        used = output.wrapped_lines(ruling, width) if ruling else 0
+        used = above + (output.wrapped_lines(ruling, width) if ruling else 0)
         full = render.card_lines(state, width) + used <= output.height() - 1
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))

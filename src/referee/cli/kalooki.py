@@ -355,6 +355,34 @@ def hand(
     act(ctx, session, lambda s, state: kg.Hand(resolve_player(s, player), held, points))
 
 
+@app.command()
+def fix(
+    ctx: typer.Context,
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round closed.")],
+    player: PlayerArg,
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CARDS", help="The cards that player really held."),
+    ] = None,
+    points: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="The hand's points, if not its cards.", show_default=False),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
+    """Correct a past hand.
+
+    Checked like any hand (its count of cards, its points); kept in the log as a correction
+    and marked ~ on the sheet, so nothing after it is undone.
+    """
+    held = parse_cards(*cards) if cards else None
+    if held is None and points is None:
+        raise UsageError("give the cards that player held, or --points N")
+    act(
+        ctx, session, lambda s, state: kg.Fix(round_number, resolve_player(s, player), held, points)
+    )
+
+
 # ---------------------------------------------------------------------------- the shell
 
 
@@ -383,6 +411,9 @@ SHELL = ShellPlugin(
     complete={
         "caller": lambda session, state: [s.name for s in state.seats if not s.down],
         "player": _players,
+        "fix.round_number": lambda session, state: [
+            str(n) for n in range(1, len(state.played) + 1)
+        ],
         "hand.player": lambda session, state: [
             s.name
             for i, s in enumerate(state.seats)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from referee import storage
+from referee import games, storage
 from referee.cli import output
 from referee.cli.common import (
     ByOpt,
@@ -21,10 +21,12 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.errors import UsageError
+from referee.errors import UsageError, quote
 from referee.games import liars
-from referee.notation.bids import Bid, Hands
+from referee.notation.bids import Bid, Hands, count_dice, parse_count, parse_dice
+from referee.render.liars_words import odds_lines
 from referee.session import Session
+from referee.text import printable
 
 app = typer.Typer(
     help="Liar's dice actions (alias: ld). The player on turn acts unless --by says who.",
@@ -34,9 +36,11 @@ app = typer.Typer(
 
 BidArg = Annotated[list[str], typer.Argument(metavar="BID", help="5x3, 5 3, five 3s, 5 threes.")]
 CountArg = Annotated[
-    int | None,
+    str | None,
     typer.Argument(metavar="COUNT", help="Dice that count for the bid, wilds included."),
 ]
+# `call -1` must reach the count's own check ("cannot be negative"), not Click's "No such option".
+NUMBERS_MAY_LOOK_LIKE_OPTIONS = {"ignore_unknown_options": True}
 HandsOpt = Annotated[
     str | None,
     typer.Option(
@@ -81,9 +85,10 @@ def new(
         ruleset=ruleset,
         options={"first": first, "direction": direction},
         player_options=("first",),
+        warning=None
+        if low <= len(players) <= high
+        else f"Liar's dice plays best with {low} to {high} players",
     )
-    if not low <= len(players) <= high:
-        output.warning_line(f"Liar's dice plays best with {low} to {high} players")
 
 
 @app.command()
@@ -98,19 +103,21 @@ def bid(ctx: typer.Context, bid: BidArg, by: ByOpt = None, session: SessionOpt =
 
 def _call(
     ctx: typer.Context,
-    count: int | None,
+    count: str | None,
     dice: str | None,
     by: str | None,
     session: str | None,
     exact: bool,
 ) -> None:
     hands = Hands.parse(dice) if dice is not None else None
-    if (count is None) == (hands is None):
-        raise UsageError("give the count of matching dice, or every player's dice with --dice")
-    act(ctx, session, lambda s, state: liars.Call(actor(s, state, by), count, hands, exact))
+    # Neither or both of a count and the dice: the engine says so, after whether it may call.
+    if count is not None and count.startswith("-") and not count[1:].isdecimal():
+        raise UsageError(f"unknown option {quote(count)}: the options are --dice, --by, -s")
+    number = parse_count(count) if count is not None else None
+    act(ctx, session, lambda s, state: liars.Call(actor(s, state, by), number, hands, exact))
 
 
-@app.command()
+@app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
 def call(
     ctx: typer.Context,
     count: CountArg = None,
@@ -121,12 +128,13 @@ def call(
     """Call the bid a lie.
 
     Give the count of dice that match it (wilds included), or every player's dice with --dice.
-    At least the bid: the caller loses a die; fewer: the bidder does.
+    At least the bid: the caller loses a die; fewer: the bidder does. The player on turn
+    calls, or any player still in but the bidder where the ruleset says call_by = "any".
     """
     _call(ctx, count, dice, by, session, exact=False)
 
 
-@app.command()
+@app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
 def exact(
     ctx: typer.Context,
     count: CountArg = None,
@@ -134,9 +142,10 @@ def exact(
     by: ByOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Call the bid exactly right.
+    """Call the bid exactly right (calza).
 
-    Calza, where the ruleset has it: right, the caller regains a die; wrong, he loses one.
+    Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
+    right, he regains a die; wrong, he loses one; either way he opens the next round.
     """
     _call(ctx, count, dice, by, session, exact=True)
 
@@ -146,12 +155,12 @@ def odds(
     ctx: typer.Context,
     bid: Annotated[
         list[str] | None,
-        typer.Argument(metavar="BID", help="The bid (in a session: the standing one)."),
+        typer.Argument(metavar="BID", help="The bid (in a game: the standing one)."),
     ] = None,
     dice: Annotated[
-        int | None,
+        str | None,
         typer.Option(
-            "--dice", metavar="N", help="Dice in play (in a session: counted).", show_default=False
+            "--dice", metavar="N", help="Dice in play (in a game: counted).", show_default=False
         ),
     ] = None,
     mine: Annotated[
@@ -161,41 +170,51 @@ def odds(
     ruleset: RulesetOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """The chance a bid is true.
+    """The chance a bid is true, and that it is exact.
 
-    Exact, counting your own dice as known. In a session the dice in play, the standing bid and
-    wild ones come from it; outside one, from the options (and --ruleset for wild ones).
+    With the odds of each smallest raise. In a game, its ruleset and round (wild ones,
+    palifico) always count, with its dice in play unless --dice gives them; --ruleset uses
+    another ruleset's wild ones instead. Your own dice (--mine) count as known.
     """
-    state = session_state(ctx, session, "liars") if dice is None and ruleset is None else None
+    state: liars.State | None = session_state(ctx, session, "liars")
+    rules, palifico, free_face = liars.Rules(), False, False
+    if ruleset is not None:
+        table = storage.load_ruleset(ruleset)
+        if table.get("game") != "liars":
+            raise UsageError(f"ruleset {quote(ruleset)} is not a Liar's dice ruleset")
+        rules = liars.Rules.from_table(table, f"ruleset {ruleset}")
+        source = f"{rules.name} (--ruleset)"
+    elif state is not None:
+        rules, palifico = state.rules, state.palifico
+        free_face = state.may_change_face(state.turn)
+        source = f"{rules.name}, round {state.round} of this game"
+    else:
+        source = f"{rules.name} (no game in use)"
     if bid:
         wanted = Bid.parse(" ".join(bid))
     elif state is not None and state.bid is not None:
         wanted = state.bid
     else:
-        raise UsageError("which bid? give one, like 5x3 (no bid stands in a session now)")
-    if state is not None:
-        total, wild = state.dice_in_play, state.wild
+        raise UsageError("which bid? give one, like 5x3 (no bid stands in a game now)")
+    if dice is not None:
+        total = parse_count(dice, "number of dice")
+    elif state is not None:
+        total = state.dice_in_play
     else:
-        if dice is None:
-            raise UsageError("how many dice are in play? give --dice N")
-        rules = liars.Rules.from_table(storage.load_ruleset(ruleset or "liars-dice"), "ruleset")
-        total, wild = dice, rules.ones_wild
-    known = _mine(mine)
-    if not 0 < total <= liars.MAX_DICE * 20 or len(known) > total:
-        raise UsageError(f"dice in play must be 1 to {liars.MAX_DICE * 20}, and your own fewer")
-    chance = liars.odds(wanted, total - len(known), known, wild)
-    among = f"{total} dice" + (f", yours {','.join(map(str, known))}" if known else "")
-    wilds = ", ones wild" if wild and wanted.face != 1 else ""
-    output.print_wrapped(
-        f"at least {wanted.words()} ({wanted}) among {among}{wilds}: {chance:.6f} ({chance:.1%})"
-    )
-
-
-def _mine(text: str | None) -> tuple[int, ...]:
-    if not text:
-        return ()
-    hands = Hands.parse(f"me={text}")
-    return hands.hands[0][1]
+        raise UsageError("how many dice are in play? give --dice N")
+    known = parse_dice(mine) if mine else ()
+    most = liars.MAX_DICE * games.info("liars").max_players
+    if not 0 < total <= most:
+        raise UsageError(f"dice in play are 1 to {most}, not {total}")
+    if len(known) > total:
+        raise UsageError(f"your own dice are more than the {count_dice(total)} in play")
+    rows = liars.odds_table(wanted, rules, total, known, palifico, free_face)
+    among = count_dice(total) + (f", yours {','.join(map(str, known))}" if known else "")
+    if palifico:
+        source += ": palifico, ones not wild" if rules.ones_wild else ": palifico"
+    elif rules.ones_wild:
+        source += ": ones wild"
+    output.print_text("\n".join(odds_lines(rows, among, printable(source), output.width())))
 
 
 # ---------------------------------------------------------------------------- the shell

@@ -29,9 +29,16 @@ def error_line(message: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def warning_line(message: str) -> None:
-    """A warning on stderr: one line, the command still succeeds."""
-    sys.stderr.write(" ".join(printable(f"warning: {message}").split()) + "\n")
+def warning_line(message: str) -> int:
+    """A warning on stderr: one line for scripts, wrapped at words on a terminal; the command
+    still succeeds. Returns the lines it took."""
+    text = " ".join(printable(f"warning: {message}").split())
+    if sys.stderr.isatty():
+        import textwrap
+
+        text = "\n".join(textwrap.wrap(text, width=width(), subsequent_indent="  "))
+    sys.stderr.write(text + "\n")
+    return text.count("\n") + 1
 
 
 def print_json(document: Any) -> None:

@@ -44,7 +44,11 @@ class Shell:
 
     def __init__(self, ref: str | None) -> None:
         self.space = Workspace(keeps_replays=True)
-        self.path = storage.resolve(self.space.home, ref)
+        self.follows = ref is None  # opened on the current session: follow it when it moves
+        self._open(storage.resolve(self.space.home, ref))
+
+    def _open(self, path: Any) -> None:
+        self.path = path
         self.ref = str(self.path)
         loaded = self.space.load(self.ref)
         self.game = loaded.session.game
@@ -121,7 +125,29 @@ class Shell:
         argv = [head] if head in SHARED else [self.game, head]
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
         extra = ["--session", self.ref] if takes_session else []
-        return run([*argv, *words[1:], *extra], self.space, self.command)
+        before = self._current() if self.follows else None
+        code = run([*argv, *words[1:], *extra], self.space, self.command)
+        if self.follows:
+            self._follow(before)
+        return code
+
+    def _current(self) -> Any:
+        """The current session's file, if any."""
+        try:
+            return storage.resolve(self.space.home, None)
+        except RefereeError:
+            return None
+
+    def _follow(self, before: Any) -> None:
+        """A shell opened on the current session moves with it when a line of its own made
+        another one current (a rematch); one opened on a named session stays there."""
+        now = self._current()
+        if self.follows and now is not None and now != before and now != self.path:
+            try:
+                self._open(now)
+            except RefereeError:
+                return
+            output.print_text(f"now on {now.stem}")
 
     def _command(self, word: str) -> str:
         """The command `word` names: an alias, exact, a unique prefix among the actions open
@@ -170,7 +196,10 @@ class Shell:
             usage = " ".join(
                 p.human_readable_name for p in command.params if p.param_type_name != "option"
             )
-            return f"{name} {usage.lower()}\n{command.help or ''}".strip()
+            # A docstring's paragraphs are broken for the source's width: rejoin each one, so
+            # the screen wraps it as one paragraph at any width.
+            text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
+            return f"{name} {usage.lower()}\n{text}".strip()
         open_now = self.open_actions()
         lines = ["open now (a unique prefix does):"]
         lines += [f"  {n:<8} {self._short(n)}" for n in open_now]

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from itertools import combinations, pairwise
 
 from referee.errors import NotationError, UsageError
@@ -156,6 +157,45 @@ def penalty(card: Card) -> int:
     if card.rank == 1:
         return 15 if card.suit.is_black else 1
     return min(card.rank, 10)
+
+
+def scored(cards: Sequence[Card]) -> str:
+    """A hand's score card by card, as the table reads it out.
+
+    >>> scored(parse_cards("AS JK"))
+    'AS 15 + JK 50 = 65'
+    """
+    points = [penalty(c) for c in cards]
+    detail = " + ".join(f"{c} {p}" for c, p in zip(cards, points, strict=True))
+    return f"{detail} = {sum(points)}" if cards else "no cards = 0"
+
+
+def reachable(rules: Rules, cards: int) -> frozenset[int]:
+    """Every score exactly `cards` cards from the pack can make.
+
+    >>> sorted(reachable(Rules(), 1))
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 50]
+    >>> min(reachable(Rules(), 9)), max(reachable(Rules(), 9))
+    (14, 270)
+    """
+    return _reachable(rules.decks, rules.jokers, cards)
+
+
+@cache
+def _reachable(decks: int, jokers: int, cards: int) -> frozenset[int]:
+    # How many cards of the pack score each value: red aces 1, 2-9, ten to king 10, black
+    # aces 15, jokers 50. A bounded knapsack on exact counts, kept as bitsets of sums.
+    copies = {1: 2 * decks, 10: 16 * decks, 15: 2 * decks, 50: jokers}
+    copies |= dict.fromkeys(range(2, 10), 4 * decks)
+    sums = [1] + [0] * cards  # sums[k]: a bitset of the scores k cards can make
+    for value, n in copies.items():
+        grown = list(sums)
+        for k in range(1, cards + 1):
+            for more in range(1, min(n, k) + 1):
+                grown[k] |= sums[k - more] << (value * more)
+        sums = grown
+    bits = sums[cards]
+    return frozenset(p for p in range(bits.bit_length()) if bits >> p & 1)
 
 
 def card_at(position: int, suit: Suit) -> Card:

@@ -3,8 +3,11 @@
 The referee keeps what a score sheet keeps and checks what it is shown; it does not track
 every draw and discard. Per round: calls (and refusals) against the call limit, lay-downs
 checked against the round's contract, cards tacked onto table melds (and joker swaps), stock
-exhaustion (twice before anyone is out voids the round), who went out, and every other hand,
-scored card by card. The meld and contract rules are `referee.games.kalooki`'s.
+exhaustion (twice before anyone is out voids the round), who went out (only after laying
+down), and every other hand, scored card by card and checked against the cards that player
+can hold. A closed round stays on the sheet with its dealer, who went out and the calls made,
+and a hand of it can be corrected later (`fix`) without undoing what came after.
+The meld and contract rules are `referee.games.kalooki`'s.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from referee.games.base import (
 from referee.games.kalooki import (
     CallScope,
     Kind,
+    Meld,
     Rules,
     TackOrder,
     card_at,
@@ -40,10 +44,10 @@ from referee.games.kalooki import (
     longest_run,
     parse_lay_down,
     penalty,
+    reachable,
 )
-from referee.notation.cards import JOKER, Card, parse_cards, show
+from referee.notation.cards import JOKER, RANK_NAMES, Card, parse_cards, show
 
-MAX_POINTS = 2000  # a hand given as points: more than any hand could cost
 THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
 
 
@@ -158,7 +162,22 @@ class Hand:
         return words("hand", self.player, points=self.points)
 
 
-Event = Call | Down | Tack | StockOut | Out | Hand
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A closed round's hand corrected: what `player` really held in round `round`."""
+
+    round: int
+    player: str
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
+
+    def __str__(self) -> str:
+        if self.cards is not None:
+            return words("fix", self.round, self.player, *[str(c) for c in self.cards])
+        return words("fix", self.round, self.player, points=self.points)
+
+
+Event = Call | Down | Tack | StockOut | Out | Hand | Fix
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -213,10 +232,22 @@ class WentOut(NamedTuple):
 
 
 class Scored(NamedTuple):
-    """A hand scored."""
+    """A hand scored: its cards when they were typed, else the points given."""
 
     player: str
     points: int
+    cards: tuple[Card, ...] | None = None
+
+
+class Fixed(NamedTuple):
+    """A closed round's hand corrected, from `before` to `points`; the new total."""
+
+    round: int
+    player: str
+    before: int
+    points: int
+    cards: tuple[Card, ...] | None
+    total: int
 
 
 class RoundClosed(NamedTuple):
@@ -236,7 +267,7 @@ class GameWon(NamedTuple):
 
 Fact = (
     Started | Called | LaidDown | Tacked | Reshuffled | Voided | WentOut | Scored | RoundClosed
-    | GameWon
+    | GameWon | Fixed
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -258,7 +289,8 @@ class Seat:
     nickname: str | None = None
     scores: tuple[int, ...] = ()
     calls_game: int = 0
-    calls_hand: int = 0
+    calls_hand: int = 0  # granted in this deal: two cards more in hand each
+    calls_round: int = 0  # granted in this round, void deals included: the sheet's ticks
     down: bool = False
     hand: int | None = None  # this round's score, once entered
 
@@ -279,6 +311,23 @@ class TableMeld:
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """A closed round as the sheet keeps it, seat by seat where a tuple.
+
+    `calls` are the round's granted calls (void deals included), for the sheet;
+    `calls_in_deal` (those of the deal that was scored) and `down` are what a corrected hand
+    is checked against.
+    """
+
+    dealer: str
+    out: str
+    calls: tuple[int, ...]
+    calls_in_deal: tuple[int, ...]
+    down: tuple[bool, ...]
+    corrected: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """The sheet after some events."""
 
@@ -292,6 +341,7 @@ class State:
     void_rounds: tuple[int, ...] = ()
     out: int | None = None
     hand_cards: tuple[Card, ...] = ()  # the cards of the hands entered this round
+    played: tuple[Played, ...] = ()  # the closed rounds, in order: round n is played[n - 1]
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -338,7 +388,7 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
-    if state.is_over:
+    if state.is_over and not isinstance(event, Fix):  # a slip on the sheet is fixed any time
         won = " and ".join(state.winners)
         raise RuleViolation(f"the game is over after round {state.rounds}: {won} won")
     facts: list[Fact] = []
@@ -355,6 +405,8 @@ def apply(state: State, event: Event) -> State:
             state = _out(state, state.index(player), facts)
         case Hand():
             state = _hand(state, event, facts)
+        case Fix():
+            state = _fix(state, event, facts)
         case _:
             assert_never(event)
     return replace(state, ruling=tuple(facts), events=state.events + 1)
@@ -373,24 +425,34 @@ def _set_seat(state: State, i: int, **changes: object) -> State:
 
 
 def _call(state: State, event: Call, facts: list[Fact]) -> State:
+    # A call is checked the same whether it is granted or refused: a refusal of a call the
+    # caller may not make would record a call that never could have happened.
     _playing(state, "a call")
     i = state.index(event.caller)
     seat = state.seats[i]
     if seat.down:
-        raise RuleViolation(f"{seat.name} has laid down: no more calls")
-    if event.refused:
-        if event.by is not None:
-            active = state.index(event.by)
-            if active == i:
-                raise RuleViolation(f"{seat.name} cannot refuse his own call")
-            if state.seats[active].down:
-                raise RuleViolation(f"{event.by} has laid down: he cannot refuse a call")
-        facts.append(Called(seat.name, True, state.calls_used(seat)))
-        return state
+        raise RuleViolation(f"{seat.name} has laid down: {seat.name} may not call any more")
     if state.calls_used(seat) >= state.rules.call_limit:
         scope = "this game" if state.rules.call_limit_scope is CallScope.GAME else "this round"
         raise RuleViolation(f"{seat.name} has made {state.rules.call_limit} calls {scope}: no more")
-    state = _set_seat(state, i, calls_game=seat.calls_game + 1, calls_hand=seat.calls_hand + 1)
+    if event.by is not None:
+        active = state.index(event.by)
+        if active == i:
+            raise RuleViolation(
+                f"{seat.name} is the active player: nobody calls the discard they just made"
+            )
+        if event.refused and state.seats[active].down:
+            raise RuleViolation(f"{event.by} has laid down: {event.by} may not refuse a call")
+    if event.refused:
+        facts.append(Called(seat.name, True, state.calls_used(seat)))
+        return state
+    state = _set_seat(
+        state,
+        i,
+        calls_game=seat.calls_game + 1,
+        calls_hand=seat.calls_hand + 1,
+        calls_round=seat.calls_round + 1,
+    )
     facts.append(Called(seat.name, False, state.calls_used(state.seats[i])))
     return state
 
@@ -401,12 +463,13 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
     if seat.down:
         if not state.rules.allow_new_melds_after_laydown:
             raise RuleViolation(
-                f"{seat.name} has laid down: he may only add cards to melds on the table"
+                f"{seat.name} has laid down: {seat.name} may only add cards to melds on the table"
             )
         checked = [check_meld(m, state.rules) for m in melds]
         for number, meld in enumerate(checked, start=1):
             if not meld.legal:
                 raise RuleViolation(f"meld {number} ({show(list(meld.cards))}): {meld.reason}")
+        _check_distinct(state, seat.name, checked)
         contract = False
     else:
         result = check_contract(state.round, melds, state.rules)
@@ -423,6 +486,34 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
     return _set_seat(state, i, down=True)
 
 
+def _check_distinct(state: State, player: str, new: Sequence[Meld]) -> None:
+    """New melds keep the contract's rule: a player's threes each their own rank, fours each
+    their own suit, counting the melds that player laid this round before."""
+    seen: dict[str, str] = {}  # "a three of 9s" -> where that player has one
+    for number, meld in enumerate(state.table, start=1):
+        if meld.owner == player:
+            seen[_meld_kind(meld.kind, meld.cards)] = f"meld {number} on the table"
+    for number, checked in enumerate(new, start=1):
+        assert checked.kind is not None  # illegal melds were refused before
+        what = _meld_kind(checked.kind, checked.cards)
+        if what in seen:
+            rule = "its own rank" if checked.kind is Kind.THREE else "its own suit"
+            raise RuleViolation(
+                f"meld {number} ({show(list(checked.cards))}): {player} has {what} already"
+                f" ({seen[what]}), and each {checked.kind.value} needs {rule}"
+            )
+        seen[what] = f"meld {number} here"
+
+
+def _meld_kind(kind: Kind, cards: Sequence[Card]) -> str:
+    """What must differ between one player's melds: `a three of 9s`, `a four in spades`."""
+    natural = next(c for c in cards if not c.is_joker)
+    if kind is Kind.THREE:
+        return f"a three of {RANK_NAMES.get(natural.rank, str(natural.rank))}s"
+    assert natural.suit is not None  # naturals have suits
+    return f"a four in {natural.suit.name.lower()}"
+
+
 def _check_pack(state: State, more: Sequence[Card], hands: Sequence[Card] = ()) -> None:
     """Refuse cards that, with the table's, need more copies than the pack holds."""
     seen = Counter(c for m in state.table for c in m.cards) + Counter(more) + Counter(hands)
@@ -437,7 +528,7 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     i = state.index(event.player)
     if not state.seats[i].down:
         raise RuleViolation(
-            f"{event.player} has not laid down: only the melds of his contract first"
+            f"{event.player} has not laid down: {event.player} lays down the contract first"
         )
     if not 1 <= event.meld <= len(state.table):
         raise UsageError(f"there is no table meld {event.meld}: the table has {len(state.table)}")
@@ -488,14 +579,12 @@ def _tack_four(state: State, meld: TableMeld, event: Tack) -> TableMeld:
     assert suit is not None  # a four's places all have its suit
     cards, stands = list(meld.cards), list(meld.stands_for)
     card = event.card
+    held = [
+        k for k, (c, s) in enumerate(zip(cards, stands, strict=True)) if c.is_joker and s == card
+    ]
     if event.swap:
         if card.is_joker:
             raise RuleViolation("a swap puts in the natural card a joker stands for")
-        held = [
-            k
-            for k, (c, s) in enumerate(zip(cards, stands, strict=True))
-            if c.is_joker and s == card
-        ]
         if not held:
             raise RuleViolation(f"no joker in meld {event.meld} stands for {card}")
         cards[held[0]] = card
@@ -505,6 +594,11 @@ def _tack_four(state: State, meld: TableMeld, event: Tack) -> TableMeld:
     if card.suit != suit:
         raise RuleViolation(
             f"{card} is not a {suit.name.lower()[:-1]} card: this four is {suit.name.lower()}"
+        )
+    if held:
+        raise RuleViolation(
+            f"a joker stands for {card} in meld {event.meld}: put it in with --swap,"
+            " and the joker moves"
         )
     return _extend(state, meld, cards, stands, places, card, str(card))
 
@@ -518,7 +612,11 @@ def _extend(
     card: Card,
     what: str,
 ) -> TableMeld:
-    """Put `card` at an end of a four, by `tack_order`, keeping jokers apart."""
+    """Put `card` at an end of a four, by `tack_order`, keeping jokers apart.
+
+    A refusal says why each end is closed: the card it takes there, the joker already standing
+    at that end, or the ace the run has reached; never an open place as if it were taken.
+    """
     suit = stands[0].suit
     assert suit is not None
     low, high = places[0], places[-1]
@@ -526,24 +624,36 @@ def _extend(
     bottom = 1 if (state.rules.ace_both_ends or high != 14) else 2
     if high - low + 2 > longest_run(state.rules):
         raise RuleViolation(f"meld is as long as a run can be: {what} does not fit")
+    high_first = state.rules.tack_order is TackOrder.HIGH_FIRST
+    closed: dict[str, str] = {}  # why an end takes nothing here, high end first
     ends: list[tuple[str, int]] = []
     if high < top:
         ends.append(("high", high + 1))
-    if low > bottom and (state.rules.tack_order is TackOrder.EITHER_END or high >= top):
+    else:
+        closed["high"] = f"the high end is at the {'ace' if high == 14 else 'king'}"
+    if low <= bottom:
+        closed["low"] = "the low end is at the ace"
+    elif high_first and high < top:
+        closed["low"] = "the low end opens once the high end reaches the ace"
+    else:
         ends.append(("low", low - 1))
     for side, position in ends:
         target = card_at(position, suit)
-        if not card.is_joker and card != target:
-            continue
         neighbour = cards[-1] if side == "high" else cards[0]
-        if card.is_joker and neighbour.is_joker:
-            continue  # two jokers may never be adjacent
-        if side == "high":
+        beside = stands[-1] if side == "high" else stands[0]
+        if not card.is_joker and card != target:
+            closed[side] = f"the {side} end takes {target}"
+        elif card.is_joker and neighbour.is_joker:
+            closed[side] = (
+                f"the {side} end holds a joker already (for {beside}) and two jokers"
+                " may never stand side by side"
+            )
+        elif side == "high":
             return replace(meld, cards=(*cards, card), stands_for=(*stands, target))
-        return replace(meld, cards=(card, *cards), stands_for=(target, *stands))
-    fits = " or ".join(str(card_at(p, suit)) for _, p in ends) or "nothing"
-    order = "" if state.rules.tack_order is TackOrder.EITHER_END else " (the high end first)"
-    raise RuleViolation(f"{what} does not fit this four{order}: it takes {fits}")
+        else:
+            return replace(meld, cards=(card, *cards), stands_for=(target, *stands))
+    reasons = [closed[side] for side in ("high", "low") if side in closed]
+    raise RuleViolation(f"{what} does not fit this four: {'; '.join(reasons)}")
 
 
 def _stockout(state: State, facts: list[Fact]) -> State:
@@ -557,7 +667,12 @@ def _stockout(state: State, facts: list[Fact]) -> State:
 
 def _out(state: State, i: int, facts: list[Fact]) -> State:
     _playing(state, "going out")
-    facts.append(WentOut(state.name(i)))
+    name = state.name(i)
+    if not state.seats[i].down:
+        raise RuleViolation(
+            f"{name} has not laid down this round: {name} lays down the contract before going out"
+        )
+    facts.append(WentOut(name))
     state = _set_seat(state, i, hand=0)
     return replace(state, phase=Phase.SCORING, out=i)
 
@@ -566,22 +681,16 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
     if state.phase is not Phase.SCORING:
         raise RuleViolation("no hand is scored before someone goes out: out PLAYER first")
     i = state.index(event.player)
+    seat = state.seats[i]
     if i == state.out:
-        raise RuleViolation(f"{event.player} went out: his hand is empty, 0 points")
-    if state.seats[i].hand is not None:
-        raise RuleViolation(f"{event.player}'s hand is in already ({state.seats[i].hand} points)")
-    if (event.cards is None) == (event.points is None):
-        raise UsageError("give the cards left in hand, or --points N")
+        raise RuleViolation(f"{seat.name} went out: {seat.name}'s hand is empty, 0 points")
+    if seat.hand is not None:
+        raise RuleViolation(f"{seat.name}'s hand is in already ({seat.hand} points)")
+    held = (state.rules.deal_sizes[state.round - 1], seat.calls_hand)
+    points = _hand_points(state.rules, seat.name, held, seat.down, event.cards, event.points)
     if event.cards is not None:
-        state.rules.check_cards(event.cards)
         _check_pack(state, (), [*state.hand_cards, *event.cards])
-        points = sum(penalty(c) for c in event.cards)
-    else:
-        assert event.points is not None
-        if not 0 <= event.points <= MAX_POINTS:
-            raise UsageError(f"a hand's points are 0 to {MAX_POINTS}, not {event.points}")
-        points = event.points
-    facts.append(Scored(event.player, points))
+    facts.append(Scored(seat.name, points, event.cards))
     state = _set_seat(state, i, hand=points)
     state = replace(state, hand_cards=(*state.hand_cards, *(event.cards or ())))
     if any(s.hand is None for s in state.seats):
@@ -589,9 +698,94 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
     return _close_round(state, facts)
 
 
+def _hand_points(
+    rules: Rules,
+    player: str,
+    held: tuple[int, int],
+    down: bool,
+    cards: tuple[Card, ...] | None,
+    points: int | None,
+) -> int:
+    """The points of a hand left at the end of a round, if that player could hold it.
+
+    `held` is (cards dealt, calls granted in the deal). Never down, a player holds exactly the
+    deal and two cards per call; down, 1 to that many (an empty hand is going out). Points
+    given as a number must be a score that many cards of the pack can make.
+    """
+    if (cards is None) == (points is None):
+        raise UsageError("give the cards left in hand, or --points N")
+    dealt, calls = held
+    most = dealt + 2 * calls
+    why = f"{dealt} dealt" + (f" + 2 for each of {calls} calls" if calls > 1 else "")
+    why += " + 2 for 1 call" if calls == 1 else ""
+    if down:
+        counts = range(1, most + 1)
+        holds = f"{player} holds 1 to {most} cards ({why}, laid down)"
+    else:
+        counts = range(most, most + 1)
+        holds = f"{player} holds {most} cards ({why}, never laid down)"
+    if cards is not None:
+        if len(cards) not in counts:
+            raise RuleViolation(f"{len(cards)} cards typed, but {holds}")
+        rules.check_cards(cards, limit=most)
+        return sum(penalty(c) for c in cards)
+    assert points is not None
+    possible = frozenset[int]().union(*(reachable(rules, n) for n in counts))
+    if points not in possible:
+        low, high = min(possible), max(possible)
+        gap = "" if points < low or points > high else f", but never {points}"
+        raise RuleViolation(f"{points} points typed, but {holds}: they score {low} to {high}{gap}")
+    return points
+
+
+def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
+    """Correct a closed round's hand; the log keeps the slip and its correction."""
+    if not 1 <= event.round <= len(state.played):
+        if event.round == state.round and not state.is_over:
+            raise RuleViolation(
+                f"round {event.round} is still being played: take a hand of it back with undo"
+            )
+        if not state.played:
+            raise RuleViolation("no round is on the sheet yet: enter this round's hands")
+        raise RuleViolation(
+            f"round {event.round} is not on the sheet: rounds 1 to {len(state.played)} are"
+        )
+    i = state.index(event.player)
+    seat = state.seats[i]
+    played = state.played[event.round - 1]
+    if played.out == seat.name:
+        raise RuleViolation(f"{seat.name} went out in round {event.round}: 0 points, no hand")
+    held = (state.rules.deal_sizes[event.round - 1], played.calls_in_deal[i])
+    points = _hand_points(state.rules, seat.name, held, played.down[i], event.cards, event.points)
+    before = seat.scores[event.round - 1]
+    if points == before:
+        raise RuleViolation(
+            f"{seat.name}'s round {event.round} hand is {points} already: nothing to fix"
+        )
+    scores = list(seat.scores)
+    scores[event.round - 1] = points
+    state = _set_seat(state, i, scores=tuple(scores))
+    corrected = tuple(c or k == i for k, c in enumerate(played.corrected))
+    rounds = list(state.played)
+    rounds[event.round - 1] = replace(played, corrected=corrected)
+    state = replace(state, played=tuple(rounds))
+    facts.append(Fixed(event.round, seat.name, before, points, event.cards, state.seats[i].total))
+    if state.is_over:
+        facts.append(GameWon(state.winners, min(s.total for s in state.seats)))
+    return state
+
+
 def _close_round(state: State, facts: list[Fact]) -> State:
     seats = tuple(replace(s, scores=(*s.scores, s.hand or 0)) for s in state.seats)
-    state = replace(state, seats=seats)
+    record = Played(
+        dealer=state.name(state.dealer),
+        out=state.name(state.out) if state.out is not None else "",
+        calls=tuple(s.calls_round for s in seats),
+        calls_in_deal=tuple(s.calls_hand for s in seats),
+        down=tuple(s.down for s in seats),
+        corrected=tuple(False for _ in seats),
+    )
+    state = replace(state, seats=seats, played=(*state.played, record))
     if state.round >= state.rounds:
         facts.append(RoundClosed(state.round, None, None))
         low = min(s.total for s in seats)
@@ -600,11 +794,17 @@ def _close_round(state: State, facts: list[Fact]) -> State:
     dealer = (state.dealer + 1) % len(seats)  # the deal passes to the left
     contract = state.rules.contract(state.round + 1).code
     facts.append(RoundClosed(state.round, state.name(dealer), contract))
-    return _new_round(replace(state, round=state.round + 1), dealer)
+    return _new_round(replace(state, round=state.round + 1), dealer, new_round=True)
 
 
-def _new_round(state: State, dealer: int) -> State:
-    seats = tuple(replace(s, down=False, hand=None, calls_hand=0) for s in state.seats)
+def _new_round(state: State, dealer: int, new_round: bool = False) -> State:
+    """A fresh deal: nobody down, no table; a void deal keeps the round's calls."""
+    seats = tuple(
+        replace(
+            s, down=False, hand=None, calls_hand=0, calls_round=0 if new_round else s.calls_round
+        )
+        for s in state.seats
+    )
     return replace(
         state,
         seats=seats,
@@ -680,6 +880,18 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
                 parse_cards(str_field(data, "cards")) if given is not None else None,
                 int_field(data, "points"),
             )
+        case "fix":
+            only_fields(data, "round", "player", "cards", "points")
+            number = int_field(data, "round")
+            if number is None:
+                raise NotationError("a fix names the round it corrects")
+            given = data.get("cards")
+            return Fix(
+                number,
+                str_field(data, "player"),
+                parse_cards(str_field(data, "cards")) if given is not None else None,
+                int_field(data, "points"),
+            )
     raise NotationError(f"unknown Kalooki event type {quote(kind)}")
 
 
@@ -706,6 +918,13 @@ def event_to_dict(event: Event) -> EventDict:
             return {"type": "out", "player": player}
         case Hand(player=player, cards=cards, points=points):
             out = {"type": "hand", "player": player}
+            if cards is not None:
+                out["cards"] = show(list(cards))
+            if points is not None:
+                out["points"] = points
+            return out
+        case Fix(round=number, player=player, cards=cards, points=points):
+            out = {"type": "fix", "round": number, "player": player}
             if cards is not None:
                 out["cards"] = show(list(cards))
             if points is not None:
@@ -741,9 +960,19 @@ def summary(state: State) -> dict[str, object]:
                 "total": s.total,
                 "rounds": [*s.scores, *[None] * (rounds - len(s.scores))],
                 "calls_used": state.calls_used(s),
+                "calls": [*(p.calls[k] for p in state.played), *[None] * (rounds - done)],
                 "down": s.down,
             }
-            for s in state.seats
+            for k, s in enumerate(state.seats)
+        ],
+        "rounds": [
+            {
+                "round": n,
+                "dealer": p.dealer,
+                "out": p.out,
+                "corrected": [s.name for s, c in zip(state.seats, p.corrected, strict=True) if c],
+            }
+            for n, p in enumerate(state.played, start=1)
         ],
         "table": [
             {
@@ -783,6 +1012,8 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                     add(player, "rounds won")
                 case Scored(player=player, points=points):
                     add(player, "round points", points)
+                case Fixed(player=player, before=before, points=points):
+                    add(player, "round points", points - before)
                 case Called(caller=caller, refused=False):
                     add(caller, "calls")
     if states:

@@ -29,10 +29,12 @@ from referee.games.base import (
     words,
 )
 from referee.notation.dice import KIRIKI as LADDER
-from referee.notation.dice import KIRIKI_FACES, Rank, Roll, parse_rank
+from referee.notation.dice import KIRIKI_WORDS as WORDS
+from referee.notation.dice import Rank, Roll
 from referee.ruleset import TableReader
 
 TOP_CLAIM = Rank.DOUBLE_SIXES  # Pair of Aces: Kiriki is higher, but never claimed
+REMATCH_FIRST = ("loser", "winner", "rolloff")
 
 # ---------------------------------------------------------------------------- rules
 
@@ -51,6 +53,7 @@ class Rules:
     win_by: int = 2
     rating_k: int = 32
     rating_start: int = 1500
+    rematch_first: str = "loser"  # who rolls first in a rematch: loser, winner or rolloff
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -71,7 +74,12 @@ class Rules:
             win_by=r.integer("win_by", d.win_by, minimum=1, maximum=9),
             rating_k=r.integer("rating_k", d.rating_k, minimum=1, maximum=99),
             rating_start=r.integer("rating_start", d.rating_start, minimum=0, maximum=9999),
+            rematch_first=r.text("rematch_first", d.rematch_first, limit=16),
         )
+        if rules.rematch_first not in REMATCH_FIRST:
+            r.problems.append(
+                f"rematch_first {rules.rematch_first!r} must be one of {', '.join(REMATCH_FIRST)}"
+            )
         if rules.default_format not in dict(rules.formats):
             r.problems.append(f"default_format {rules.default_format!r} is not in formats")
         r.finish()
@@ -142,7 +150,7 @@ class Claim:
     shown: int | None = None
 
     def __str__(self) -> str:
-        shown = KIRIKI_FACES[self.shown - 1] if self.shown else None
+        shown = WORDS.face(self.shown) if self.shown else None
         return words("claim", LADDER.name(self.rank), show=shown, by=self.by)
 
 
@@ -243,10 +251,10 @@ class Started(NamedTuple):
 
 
 class RolledOff(NamedTuple):
-    """The roll-off: the dice and who starts."""
+    """The roll-off: the dice and who starts (None: a tie, roll again)."""
 
     dice: tuple[int, int]
-    starter: str
+    starter: str | None
 
 
 class Claimed(NamedTuple):
@@ -268,10 +276,12 @@ class Lifted(NamedTuple):
 
 
 class Believed(NamedTuple):
-    """The opponent believed; the claimer is in control."""
+    """The opponent believed; the claimer is in control (`claimer`; forced to reroll, or show
+    a bluff, at a Pair of Aces)."""
 
     by: str
     claim: Rank
+    claimer: str
 
 
 class Revealed(NamedTuple):
@@ -280,6 +290,14 @@ class Revealed(NamedTuple):
     by: str
     dice: Roll
     claim: Rank
+
+
+class BluffHeld(NamedTuple):
+    """A lift after Keep & Raise showed dice below a claim that had been believed: that lie
+    was believed, so the bluff had already won the point (RULES 3)."""
+
+    by: str
+    believed: Rank
 
 
 class Rerolled(NamedTuple):
@@ -315,14 +333,14 @@ class Resigned(NamedTuple):
 
 
 class MatchWon(NamedTuple):
-    """The match: the winner and the final score."""
+    """The match: the winner and the final score, the winner's points first."""
 
     player: str
     score: tuple[int, int]
 
 
 Fact = (
-    Started | RolledOff | Claimed | Lifted | Believed | Revealed | Rerolled | TookMug
+    Started | RolledOff | Claimed | Lifted | Believed | BluffHeld | Revealed | Rerolled | TookMug
     | KirikiShown | Point | Resigned | MatchWon
 )  # fmt: skip
 
@@ -364,6 +382,7 @@ class State:
     need: Rank | None = None  # what a fresh roll must claim at least (after a roll or reroll)
     shown: int | None = None  # the face of the die shown with the claim, while it stands
     aces_locked: bool = False  # Pair of Aces over Pair of Aces: believe is closed
+    believed: Rank | None = None  # the highest claim believed on the dice still under the mug
     winner: int | None = None
     resigned: int | None = None
     round: int = 1
@@ -389,6 +408,25 @@ class State:
         return self.winner is not None
 
 
+def article(word: str) -> str:
+    """`a King`, `an Ace`."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def over_words(state: State, sep: str = ", ") -> str:
+    """The one way the end is said: `the match is over: Ann won 3-1` (`, Bob resigned`)."""
+    w = state.winner or 0
+    a, b = _winner_first(state, w)
+    said = f"the match is over: {state.name(w)} won {a}-{b}"
+    if state.resigned is not None:
+        said += f"{sep}{state.name(state.resigned)} resigned"
+    return said
+
+
+def _winner_first(state: State, winner: int) -> tuple[int, int]:
+    return (state.sides[winner].points, state.sides[1 - winner].points)
+
+
 def is_match_won(points: int, other: int, target: int, win_by: int) -> bool:
     """The target reached and a lead of `win_by`: there is no cap (3-2 plays on, 4-2 wins)."""
     return points >= target and points - other >= win_by
@@ -411,7 +449,7 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
     if state.is_over:
-        raise RuleViolation(f"the match is over: {state.name(state.winner or 0)} won")
+        raise RuleViolation(over_words(state))
     facts: list[Fact] = []
     match event:
         case Resign(player=player):
@@ -441,18 +479,33 @@ def apply(state: State, event: Event) -> State:
     return replace(state, ruling=tuple(facts), events=state.events + 1)
 
 
-_WHAT = {
-    Phase.ROLLOFF: "the match starts with a roll-off: rolloff 5 3",
-    Phase.CLAIM: "the roller must claim (or show a Kiriki)",
-    Phase.ANSWER: "the claim waits for a lift, believe or roll",
-    Phase.BELIEVED: "the believed claimer must reveal, raise or reroll",
-}
+def what_now(state: State) -> str:
+    """What the match waits for, in words: `Bob must lift, believe or roll`."""
+    who = state.name(state.turn)
+    match state.phase:
+        case Phase.OVER:
+            return over_words(state)
+        case Phase.ROLLOFF:
+            return "the match starts with a roll-off: rolloff 5 3"
+        case Phase.CLAIM:
+            return f"{who} must claim (or show a Kiriki)"
+        case Phase.ANSWER:
+            return f"{who} must {_or(legal_actions(state))} {LADDER.name(state.claim or TOP_CLAIM)}"
+        case Phase.BELIEVED if state.claim is TOP_CLAIM:
+            return f"{who} must reroll (or reveal a bluff)"
+        case Phase.BELIEVED:
+            return f"{who} was believed and must reveal, raise or reroll"
+    assert_never(state.phase)
+
+
+def _or(moves: Sequence[str]) -> str:
+    return ", ".join(moves[:-1]) + " or " + moves[-1] if len(moves) > 1 else "".join(moves)
 
 
 def _actor(state: State, by: str, phase: Phase) -> int:
     i = state.index(by)
     if state.phase is not phase:
-        raise RuleViolation(f"not now: {_WHAT[state.phase]}")
+        raise RuleViolation(f"not now: {what_now(state)}")
     if i != state.turn:
         raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
     return i
@@ -461,8 +514,8 @@ def _actor(state: State, by: str, phase: Phase) -> int:
 def _resign(state: State, i: int, facts: list[Fact]) -> State:
     facts.append(Resigned(state.name(i)))
     winner = 1 - i
-    facts.append(MatchWon(state.name(winner), state.score))
-    return replace(state, phase=Phase.OVER, winner=winner, resigned=i)
+    facts.append(MatchWon(state.name(winner), _winner_first(state, winner)))
+    return replace(_cleared(state), phase=Phase.OVER, winner=winner, resigned=i)
 
 
 def _rolloff(state: State, a: int, b: int, facts: list[Fact]) -> State:
@@ -471,8 +524,9 @@ def _rolloff(state: State, a: int, b: int, facts: list[Fact]) -> State:
     for die in (a, b):
         if not 1 <= die <= 6:
             raise UsageError(f"a die shows 1 to 6, not {die}")
-    if a == b:
-        raise RuleViolation(f"a tie ({a}-{b}): roll again")
+    if a == b:  # a tie is part of the roll-off: recorded, and they roll again
+        facts.append(RolledOff((a, b), None))
+        return state
     starter = 0 if a > b else 1
     facts.append(RolledOff((a, b), state.name(starter)))
     return _fresh_round(state, starter)
@@ -480,15 +534,13 @@ def _rolloff(state: State, a: int, b: int, facts: list[Fact]) -> State:
 
 def _fresh_round(state: State, roller: int) -> State:
     """A new round: `roller` rolls fresh with nothing to beat; the shown die and lock clear."""
+    return replace(_cleared(state), phase=Phase.CLAIM, turn=roller)
+
+
+def _cleared(state: State) -> State:
+    """No round in play: no claim, no shown die, nothing to beat, no lock."""
     return replace(
-        state,
-        phase=Phase.CLAIM,
-        turn=roller,
-        claim=None,
-        claimer=None,
-        need=None,
-        shown=None,
-        aces_locked=False,
+        state, claim=None, claimer=None, need=None, shown=None, aces_locked=False, believed=None
     )
 
 
@@ -514,6 +566,7 @@ def _claim(state: State, i: int, rank: Rank, shown: int | None, facts: list[Fact
         claimer=i,
         shown=shown,
         aces_locked=locked,
+        believed=None,
     )
 
 
@@ -522,6 +575,11 @@ def _lift(state: State, i: int, dice: Roll, facts: list[Fact]) -> State:
     _check_shown(state, dice)
     met = dice.rank >= claim
     facts.append(Lifted(state.name(i), dice, claim, met))
+    if state.believed is not None and dice.rank < state.believed:
+        # The kept dice were below a claim the lifter had believed: that bluff won the point
+        # when it was believed, whatever was raised on it since.
+        facts.append(BluffHeld(state.name(claimer), state.believed))
+        return _point(state, claimer, facts)
     return _point(state, claimer if met else i, facts)
 
 
@@ -529,23 +587,23 @@ def _believe(state: State, i: int, facts: list[Fact]) -> State:
     claim, claimer = _standing(state)
     if state.aces_locked:
         raise RuleViolation("Pair of Aces over Pair of Aces cannot be believed: lift or roll")
-    facts.append(Believed(state.name(i), claim))
-    return replace(state, phase=Phase.BELIEVED, turn=claimer)
+    facts.append(Believed(state.name(i), claim, state.name(claimer)))
+    return replace(state, phase=Phase.BELIEVED, turn=claimer, believed=claim)
 
 
 def _take_mug(state: State, i: int, facts: list[Fact]) -> State:
     claim, _ = _standing(state)
     facts.append(TookMug(state.name(i), claim))
-    return replace(state, phase=Phase.CLAIM, turn=i, need=claim, shown=None, claimer=None)
+    return replace(_cleared(state), phase=Phase.CLAIM, turn=i, need=claim)
 
 
 def _reveal(state: State, i: int, dice: Roll, facts: list[Fact]) -> State:
     claim, _ = _standing(state)
     _check_shown(state, dice)
     if dice.rank >= claim:
+        then = "reroll (forced at Pair of Aces)" if claim is TOP_CLAIM else "raise or reroll"
         raise RuleViolation(
-            f"{dice} ({LADDER.name(dice.rank)}) meets '{LADDER.name(claim)}': no bluff to"
-            " reveal; raise or reroll"
+            f"{WORDS.said(dice)} meets '{LADDER.name(claim)}': no bluff to reveal; {then}"
         )
     facts.append(Revealed(state.name(i), dice, claim))
     return _point(state, i, facts)
@@ -569,7 +627,7 @@ def _raise(state: State, i: int, rank: Rank, facts: list[Fact]) -> State:
 def _reroll(state: State, i: int, facts: list[Fact]) -> State:
     claim, _ = _standing(state)
     facts.append(Rerolled(state.name(i)))
-    return replace(state, phase=Phase.CLAIM, need=claim, shown=None)
+    return replace(_cleared(state), phase=Phase.CLAIM, need=claim)
 
 
 def _standing(state: State) -> tuple[Rank, int]:
@@ -580,8 +638,10 @@ def _standing(state: State) -> tuple[Rank, int]:
 
 def _check_shown(state: State, dice: Roll) -> None:
     if state.shown is not None and state.shown not in (dice.low, dice.high):
-        face = KIRIKI_FACES[state.shown - 1]
-        raise RuleViolation(f"the shown die was a {face} ({state.shown}): it is not in {dice}")
+        face = WORDS.face(state.shown)
+        raise RuleViolation(
+            f"the shown die was {article(face)} ({state.shown}): it is not in {WORDS.dice(dice)}"
+        )
 
 
 def _point(state: State, i: int, facts: list[Fact]) -> State:
@@ -590,10 +650,8 @@ def _point(state: State, i: int, facts: list[Fact]) -> State:
     state = replace(state, sides=tuple(sides))
     facts.append(Point(state.name(i), state.score))
     if is_match_won(sides[i].points, sides[1 - i].points, state.target, state.rules.win_by):
-        facts.append(MatchWon(state.name(i), state.score))
-        return replace(
-            state, phase=Phase.OVER, winner=i, claim=None, claimer=None, shown=None, need=None
-        )
+        facts.append(MatchWon(state.name(i), _winner_first(state, i)))
+        return replace(_cleared(state), phase=Phase.OVER, winner=i)
     return replace(_fresh_round(state, 1 - i), round=state.round + 1)  # the loser starts
 
 
@@ -631,57 +689,199 @@ def outcome(state: State) -> Outcome:
 
 
 class RatedMatch(NamedTuple):
-    """A finished ranked match, as KR counts it: when it finished, who won, who lost, the
-    rating's K and start (from its ruleset)."""
+    """A finished ranked match as KR counts it. Matches are rated in the order they ended:
+    `finished` (the time of the event that ended it), then the session's `created`, then its
+    `id`; one `id` counts once, however many copies of the session the data folder holds."""
 
     finished: str
+    created: str
+    id: str
+    session: str
     winner: str
     loser: str
+    score: tuple[int, int]  # the winner's points, then the loser's
     k: int
     start: int
+    resigned: bool = False  # the loser resigned
+
+    @property
+    def order(self) -> tuple[str, str, str]:
+        """Where the match stands in KR's order."""
+        return (self.finished, self.created, self.id)
 
 
-def rated_match(state: State, finished: str) -> RatedMatch:
+def rated_match(
+    state: State, finished: str, created: str, match_id: str, session: str
+) -> RatedMatch:
     """The match `state` ended (a resignation is a loss) as KR counts it."""
     if state.winner is None:
         raise UsageError("the match is not over")
-    winner, loser = state.name(state.winner), state.name(1 - state.winner)
-    return RatedMatch(finished, winner, loser, state.rules.rating_k, state.rules.rating_start)
+    w = state.winner
+    winner, loser = state.name(w), state.name(1 - w)
+    score = (state.sides[w].points, state.sides[1 - w].points)
+    rules = state.rules
+    return RatedMatch(
+        finished,
+        created,
+        match_id,
+        session,
+        winner,
+        loser,
+        score,
+        rules.rating_k,
+        rules.rating_start,
+        resigned=state.resigned is not None,
+    )
 
 
-def ratings(matches: Sequence[RatedMatch]) -> dict[str, dict[str, int]]:
-    """KR after each match in turn (RULES.md 3: Elo, K and the start from the ruleset), with
-    each player's matches, wins and losses.
+def rematch_first(state: State) -> str | None:
+    """Who rolls first in a rematch of the finished match (None: a roll-off)."""
+    if state.winner is None:
+        raise RuleViolation(f"the match is not over: {needs(state)}; play on or resign")
+    who = {"loser": 1 - state.winner, "winner": state.winner}.get(state.rules.rematch_first)
+    return None if who is None else state.name(who)
 
-    >>> ratings([RatedMatch("1", "Ann", "Bob", 32, 1500)])["Ann"]
-    {'kr': 1516, 'matches': 1, 'wins': 1, 'losses': 0}
+
+def player_key(name: str) -> str:
+    """One player however his name is capitalised, as a session compares names."""
+    return name.casefold()
+
+
+class Rated(NamedTuple):
+    """One match's effect on KR: each player's KR after it, and the change it made."""
+
+    match: RatedMatch
+    winner_kr: int
+    loser_kr: int
+    winner_change: int
+    loser_change: int
+
+
+class Record(NamedTuple):
+    """A player's KR and record after every rated match."""
+
+    name: str
+    kr: int
+    matches: int
+    wins: int
+    losses: int
+
+
+class HeadToHead(NamedTuple):
+    """Two players' ranked matches against each other (the names in alphabetical order)."""
+
+    players: tuple[str, str]
+    wins: tuple[int, int]
+
+
+def rated_in_order(matches: Sequence[RatedMatch]) -> list[RatedMatch]:
+    """The matches KR counts, in KR's order, each match id once."""
+    seen: set[str] = set()
+    kept = []
+    for match in sorted(matches, key=lambda m: m.order):
+        if match.id not in seen:
+            seen.add(match.id)
+            kept.append(match)
+    return kept
+
+
+def kr_history(matches: Sequence[RatedMatch]) -> list[Rated]:
+    """Elo (RULES.md 3: K and the start from each match's ruleset) replayed over the matches in
+    KR's order: what each one changed.
+
+    >>> m = RatedMatch("t1", "t0", "x", "duel", "Ann", "Bob", (3, 1), 32, 1500)
+    >>> kr_history([m])[0][1:]
+    (1516, 1484, 16, -16)
     """
     rating: dict[str, float] = {}
-    record: dict[str, dict[str, int]] = {}
-    for _, winner, loser, k, start in matches:
-        for name in (winner, loser):
-            rating.setdefault(name, float(start))
-            record.setdefault(name, {"kr": start, "matches": 0, "wins": 0, "losses": 0})
-        expected = 1 / (1 + 10 ** ((rating[loser] - rating[winner]) / 400))
-        rating[winner] += k * (1 - expected)
-        rating[loser] -= k * (1 - expected)
-        record[winner]["wins"] += 1
-        record[loser]["losses"] += 1
-        for name in (winner, loser):
-            record[name]["matches"] += 1
-            record[name]["kr"] = round(rating[name])
-    return record
+    found = []
+    for match in rated_in_order(matches):
+        w, lo = player_key(match.winner), player_key(match.loser)
+        before = {p: rating.setdefault(p, float(match.start)) for p in (w, lo)}
+        gain = match.k * (1 - 1 / (1 + 10 ** ((before[lo] - before[w]) / 400)))
+        rating[w] += gain
+        rating[lo] -= gain
+        found.append(
+            Rated(
+                match,
+                round(rating[w]),
+                round(rating[lo]),
+                round(rating[w]) - round(before[w]),
+                round(rating[lo]) - round(before[lo]),
+            )
+        )
+    return found
+
+
+def ratings(history: Sequence[Rated]) -> list[Record]:
+    """Every player's KR and record after `history`, highest KR first (then by name); a
+    player goes by the spelling of his latest match.
+
+    >>> m = RatedMatch("t1", "t0", "x", "duel", "Ann", "Bob", (3, 1), 32, 1500)
+    >>> ratings(kr_history([m]))[0]
+    Record(name='Ann', kr=1516, matches=1, wins=1, losses=0)
+    """
+    table: dict[str, Record] = {}
+    for rated in history:
+        m = rated.match
+        for name, kr, won in ((m.winner, rated.winner_kr, 1), (m.loser, rated.loser_kr, 0)):
+            old = table.get(player_key(name), Record(name, kr, 0, 0, 0))
+            table[player_key(name)] = Record(
+                name, kr, old.matches + 1, old.wins + won, old.losses + 1 - won
+            )
+    return sorted(table.values(), key=lambda r: (-r.kr, player_key(r.name), r.name))
+
+
+def head_to_head(history: Sequence[Rated]) -> list[HeadToHead]:
+    """Each pair's wins against each other, the pairs that met most first.
+
+    >>> m = RatedMatch("t1", "t0", "x", "duel", "Bob", "ann", (3, 1), 32, 1500)
+    >>> head_to_head(kr_history([m, m._replace(id="y", winner="Ann", loser="Bob")]))
+    [HeadToHead(players=('Ann', 'Bob'), wins=(1, 1))]
+    """
+    names: dict[str, str] = {}
+    wins: dict[tuple[str, str], list[int]] = {}
+    for rated in history:
+        m = rated.match
+        names[player_key(m.winner)], names[player_key(m.loser)] = m.winner, m.loser
+        pair = sorted((player_key(m.winner), player_key(m.loser)))
+        counts = wins.setdefault((pair[0], pair[1]), [0, 0])
+        counts[pair.index(player_key(m.winner))] += 1
+    rows = [HeadToHead((names[a], names[b]), (x, y)) for (a, b), (x, y) in wins.items()]
+    return sorted(rows, key=lambda h: (-sum(h.wins), [player_key(p) for p in h.players]))
 
 
 def needs(state: State) -> str:
-    """What each player needs, in words: `first to 3, win by 2: 3-2, play on`."""
+    """The target and the score: `first to 3, win by 2: 2-1`."""
     a, b = state.score
-    head = f"first to {state.target}, win by {state.rules.win_by}: {a}-{b}"
+    return f"first to {state.target}, win by {state.rules.win_by}: {a}-{b}"
+
+
+def match_point(state: State) -> tuple[str, ...]:
+    """Who wins the match with his next point (both, when a lead of one wins)."""
     if state.is_over:
-        return head + (", resigned" if state.resigned is not None else "")
-    if max(a, b) >= state.target - 1 and abs(a - b) < state.rules.win_by and min(a, b) > 0:
-        return head + ", play on" if max(a, b) >= state.target else head + ", match point"
-    return head
+        return ()
+    a, b = state.score
+    rules = state.rules
+    return tuple(
+        state.name(i)
+        for i, (mine, theirs) in enumerate(((a, b), (b, a)))
+        if is_match_won(mine + 1, theirs, state.target, rules.win_by)
+    )
+
+
+def stakes(state: State) -> str | None:
+    """What the next point means, when it means something: `match point: Ann`, or `play on`
+    when the players are level at the target's door and only a clear lead wins."""
+    if state.is_over:
+        return over_words(state)
+    players = match_point(state)
+    if players:
+        return "match point: " + " and ".join(players)
+    a, b = state.score
+    if a == b and a >= state.target - 1:
+        return f"play on: a lead of {state.rules.win_by} wins"
+    return None
 
 
 def event_from_dict(data: Mapping[str, object]) -> Event:
@@ -696,7 +896,7 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
             only_fields(data, "by", "rank", "show")
             show = data.get("show")
             shown = int_field(data, "show") if show is not None else None
-            return Claim(str_field(data, "by"), parse_rank(str_field(data, "rank")), shown)
+            return Claim(str_field(data, "by"), WORDS.parse_rank(str_field(data, "rank")), shown)
         case "kiriki" | "believe" | "reroll" | "roll":
             only_fields(data, "by")
             by = str_field(data, "by")
@@ -706,11 +906,11 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
             return simple[kind](by)
         case "lift" | "reveal":
             only_fields(data, "by", "dice")
-            dice = Roll.parse(str_field(data, "dice"))
+            dice = WORDS.parse_dice(str_field(data, "dice"))
             return (Lift if kind == "lift" else Reveal)(str_field(data, "by"), dice)
         case "raise":
             only_fields(data, "by", "rank")
-            return Raise(str_field(data, "by"), parse_rank(str_field(data, "rank")))
+            return Raise(str_field(data, "by"), WORDS.parse_rank(str_field(data, "rank")))
         case "resign":
             only_fields(data, "player")
             return Resign(str_field(data, "player"))
@@ -773,7 +973,7 @@ def summary(state: State) -> dict[str, object]:
         "turn": None if state.is_over else state.name(state.turn),
         "phase": state.phase.value,
         "claim": LADDER.name(state.claim) if state.claim is not None else None,
-        "shown_die": KIRIKI_FACES[state.shown - 1] if state.shown else None,
+        "shown_die": WORDS.face(state.shown) if state.shown else None,
         "allowed": list(legal_actions(state)),
         "aces_locked": state.aces_locked,
         "winner": state.name(state.winner) if state.winner is not None else None,
@@ -793,7 +993,7 @@ def scores(state: State) -> dict[str, int]:
 
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
-    """Points won and lost, bluffs that worked, Kirikis shown, ranked matches."""
+    """Points won and lost, bluffs that worked, Kirikis shown, finished ranked matches."""
     found = Tallies()
     add = found.add
 
@@ -803,11 +1003,11 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                 case Point(player=player):
                     add(player, "points won")
                     add(next(s.name for s in state.sides if s.name != player), "points lost")
-                case Revealed(by=by):
+                case Revealed(by=by) | BluffHeld(by=by):
                     add(by, "bluffs that worked")
                 case KirikiShown(by=by):
                     add(by, "kirikis")
-    if states and states[-1].ranked:
+    if states and states[-1].ranked and states[-1].is_over:
         for side in states[-1].sides:
             add(side.name, "ranked matches")
     return found.counts

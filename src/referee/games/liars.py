@@ -27,7 +27,7 @@ from referee.games.base import (
     str_field,
     words,
 )
-from referee.notation.bids import Bid, Hands
+from referee.notation.bids import Bid, Hands, count_dice
 from referee.ruleset import TableReader
 from referee.text import pick
 
@@ -50,9 +50,20 @@ class Direction(Enum):
 
 
 class BiddingRule(Enum):
-    """How a bid raises the one before (`bidding_rule`)."""
+    """How a bid raises the one before (`bidding_rule`), as OpenSpiel and the research name them."""
 
-    RESET_FACE = "reset-face"  # same quantity and a higher face, or more dice of any face
+    RESET_FACE = "reset-face"  # more dice of any face, or as many of a higher face
+    RESET_QUANTITY = "reset-quantity"  # a higher face with any quantity, or more of the same face
+    BOTH_NONDECREASING = "both-nondecreasing"  # neither goes down, one goes up
+    PERUDO = "perudo"  # reset-face, and onto wild ones half the dice, off them double plus one
+
+
+class CallBy(Enum):
+    """Who may call (`call_by`) or call exact (`exact_call_by`): the player on turn, or anyone
+    still in but the bidder."""
+
+    TURN = "turn"
+    ANY = "any"
 
 
 class NextStarter(Enum):
@@ -67,36 +78,57 @@ class NextStarter(Enum):
 class Rules:
     """Every Liar's dice ruleset key, with the seed's game as the default."""
 
+    name: str = "liars-dice"
     dice_per_player: int = 6
     direction: Direction = Direction.RIGHT  # counter-clockwise: against the seat order
     bidding_rule: BiddingRule = BiddingRule.RESET_FACE
     ones_wild: bool = False
-    wild_bids_halve: bool = False  # onto ones: half the dice (up); off them: double plus one
     open_on_ones: bool = True
     next_starter: NextStarter = NextStarter.CALLER
+    call_by: CallBy = CallBy.TURN
     palifico: bool = False
+    palifico_one_die_free_face: bool = False  # a player on one die may change the face
+    two_player_palifico: bool = True  # False: no palifico round once two players are left
     exact_call: bool = False
+    exact_call_by: CallBy = CallBy.ANY
+    two_player_calza: bool = True  # False: no calza once two players are left
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
         """Build rules from a ruleset table, reporting every problem at once."""
         r = TableReader(table, source)
         d = cls()
+        bidding_rule = r.choice("bidding_rule", BiddingRule, d.bidding_rule)
+        # Sessions saved before `bidding_rule = "perudo"` existed say it as this flag.
+        if r.flag("wild_bids_halve", False):
+            if bidding_rule not in (BiddingRule.RESET_FACE, BiddingRule.PERUDO):
+                r.problems.append(
+                    f"wild_bids_halve is bidding_rule = perudo: it cannot go with"
+                    f" {bidding_rule.value}"
+                )
+            bidding_rule = BiddingRule.PERUDO
         rules = cls(
+            name=r.text("name", d.name),
             dice_per_player=r.integer(
                 "dice_per_player", d.dice_per_player, minimum=1, maximum=MAX_DICE
             ),
             direction=r.choice("direction", Direction, d.direction),
-            bidding_rule=r.choice("bidding_rule", BiddingRule, d.bidding_rule),
+            bidding_rule=bidding_rule,
             ones_wild=r.flag("ones_wild", d.ones_wild),
-            wild_bids_halve=r.flag("wild_bids_halve", d.wild_bids_halve),
             open_on_ones=r.flag("open_on_ones", d.open_on_ones),
             next_starter=r.choice("next_starter", NextStarter, d.next_starter),
+            call_by=r.choice("call_by", CallBy, d.call_by),
             palifico=r.flag("palifico", d.palifico),
+            palifico_one_die_free_face=r.flag(
+                "palifico_one_die_free_face", d.palifico_one_die_free_face
+            ),
+            two_player_palifico=r.flag("two_player_palifico", d.two_player_palifico),
             exact_call=r.flag("exact_call", d.exact_call),
+            exact_call_by=r.choice("exact_call_by", CallBy, d.exact_call_by),
+            two_player_calza=r.flag("two_player_calza", d.two_player_calza),
         )
-        if rules.wild_bids_halve and not rules.ones_wild:
-            r.problems.append("wild_bids_halve needs ones_wild = true")
+        if rules.bidding_rule is BiddingRule.PERUDO and not rules.ones_wild:
+            r.problems.append("bidding_rule = perudo needs ones_wild = true")
         r.finish()
         return rules
 
@@ -167,11 +199,12 @@ Event = BidEvent | Call
 
 
 class Started(NamedTuple):
-    """The table is seated: who opens, which way play goes, how many dice each."""
+    """The table is seated: who opens, the order of play from him, how many dice each."""
 
     first: str
     direction: Direction
     dice: int
+    order: tuple[str, ...]  # every player in the order of play, from the first
 
 
 class Bade(NamedTuple):
@@ -207,6 +240,13 @@ class RegainedDie(NamedTuple):
     left: int
 
 
+class KeptDice(NamedTuple):
+    """An exact call that was right, by a player who still has every die: none comes back."""
+
+    player: str
+    left: int
+
+
 class WentOut(NamedTuple):
     """A player has no dice left."""
 
@@ -227,7 +267,7 @@ class Won(NamedTuple):
     player: str
 
 
-Fact = Started | Bade | Counted | LostDie | RegainedDie | WentOut | RoundStarts | Won
+Fact = Started | Bade | Counted | LostDie | RegainedDie | KeptDice | WentOut | RoundStarts | Won
 
 # ---------------------------------------------------------------------------- state
 
@@ -290,6 +330,18 @@ class State:
         """The seat of the player called `name`."""
         return seat_of(self.cups, name)
 
+    def play_order(self, first: int) -> tuple[int, ...]:
+        """The seats still in, in the order of play from seat `first` (in or not)."""
+        n = len(self.cups)
+        seats = ((first + self.direction.step * k) % n for k in range(n))
+        return tuple(i for i in seats if self.cups[i].dice > 0)
+
+    def may_change_face(self, i: int) -> bool:
+        """Whether seat `i` may bid another face in this round (always, but in palifico)."""
+        return not self.palifico or (
+            self.rules.palifico_one_die_free_face and self.cups[i].dice == 1
+        )
+
     def next_active(self, i: int) -> int:
         """The next player with dice after seat `i`, in the direction of play."""
         n = len(self.cups)
@@ -303,42 +355,93 @@ class State:
 # ---------------------------------------------------------------------------- bids
 
 
-def is_raise(standing: Bid | None, bid: Bid, rules: Rules, palifico: bool) -> str | None:
-    """None if `bid` may follow `standing`, else why not (in words)."""
+# Why a bid breaks the bidding rule itself: the smallest raises listed with a refusal say it
+# already, so a refusal names only the table's own reasons (ones, palifico, the opening bid).
+PLAIN_REFUSALS = (
+    "more dice, or as many of a higher face",  # reset-face, perudo
+    "a higher face, or more of the same face",  # reset-quantity
+    "neither the quantity nor the face may go down",  # both-nondecreasing
+    "raise the quantity or the face",  # both-nondecreasing
+)
+
+
+def is_raise(
+    standing: Bid | None,
+    bid: Bid,
+    rules: Rules,
+    palifico: bool = False,
+    free_face: bool = False,
+) -> str | None:
+    """None if `bid` may follow `standing`, else why not (in words).
+
+    In a palifico round ones are not wild and the face stays, unless `free_face` (a player on
+    one die, where `palifico_one_die_free_face` lets him change it).
+
+    >>> is_raise(Bid(5, 3), Bid(5, 2), Rules())
+    'more dice, or as many of a higher face'
+    """
     wild = rules.ones_wild and not palifico
     if standing is None:
         if bid.face == 1 and wild and not rules.open_on_ones:
             return "the opening bid may not be on ones"
         return None
-    if palifico and bid.face != standing.face:
-        return f"in a palifico round the face stays {standing.face}: bid more {_plural(standing)}"
-    if wild and rules.wild_bids_halve and (bid.face == 1) != (standing.face == 1):
+    if palifico and not free_face and bid.face != standing.face:
+        return f"in palifico the face stays {standing.face}"
+    rule = rules.bidding_rule
+    if wild and rule is BiddingRule.PERUDO and (bid.face == 1) != (standing.face == 1):
         if bid.face == 1:  # onto the wild ones: half the dice, rounded up
             need = math.ceil(standing.quantity / 2)
-            return None if bid.quantity >= need else f"a bid on ones needs at least {need} dice"
+            return None if bid.quantity >= need else f"a bid on ones needs {need} or more"
         need = standing.quantity * 2 + 1  # off the ones: double plus one
-        return None if bid.quantity >= need else f"leaving ones needs at least {need} dice"
-    if bid.quantity > standing.quantity or (
-        bid.quantity == standing.quantity and bid.face > standing.face
-    ):
-        return None
-    return "it must raise the face or the quantity"
+        return None if bid.quantity >= need else f"leaving ones needs {need} dice or more"
+    more, same = bid.quantity > standing.quantity, bid.quantity == standing.quantity
+    higher, same_face = bid.face > standing.face, bid.face == standing.face
+    match rule:
+        case BiddingRule.RESET_FACE | BiddingRule.PERUDO:
+            if more or (same and higher):
+                return None
+            return PLAIN_REFUSALS[0]
+        case BiddingRule.RESET_QUANTITY:
+            if higher or (same_face and more):
+                return None
+            return PLAIN_REFUSALS[1]
+        case BiddingRule.BOTH_NONDECREASING:
+            if bid.quantity < standing.quantity or bid.face < standing.face:
+                return PLAIN_REFUSALS[2]
+            if same and same_face:
+                return PLAIN_REFUSALS[3]
+            return None
+        case _:
+            assert_never(rule)
 
 
-def smallest_raises(state: State) -> list[Bid]:
-    """For each face, the smallest bid that raises the standing one, smallest first."""
+def raises_over(
+    standing: Bid | None,
+    rules: Rules,
+    dice_in_play: int,
+    palifico: bool = False,
+    free_face: bool = False,
+) -> list[Bid]:
+    """For each face, the smallest bid that may follow `standing`, smallest first."""
     found = []
     for face in range(1, 7):
-        for quantity in range(1, state.dice_in_play + 1):
+        for quantity in range(1, dice_in_play + 1):
             bid = Bid(quantity, face)
-            if is_raise(state.bid, bid, state.rules, state.palifico) is None:
+            if is_raise(standing, bid, rules, palifico, free_face) is None:
                 found.append(bid)
                 break
     return sorted(found)
 
 
-def _plural(bid: Bid) -> str:
-    return Bid(2, bid.face).words().split()[1]
+def smallest_raises(state: State) -> list[Bid]:
+    """The smallest raises open to the player on turn, one a face, smallest first."""
+    return raises_over(
+        state.bid,
+        state.rules,
+        state.dice_in_play,
+        state.palifico,
+        state.may_change_face(state.turn),
+    )
 
 
 # ---------------------------------------------------------------------------- the game
@@ -348,8 +451,10 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     """Everyone rolls their dice under their cup; `first` opens."""
     cups = tuple(Cup(p.name, p.nickname, rules.dice_per_player) for p in players)
     first = [p.name for p in players].index(options.first)
-    facts = (Started(options.first, options.direction, rules.dice_per_player),)
-    return State(rules, cups, options.direction, turn=first, ruling=facts)
+    state = State(rules, cups, options.direction, turn=first)
+    order = tuple(state.name(i) for i in state.play_order(first))
+    facts = (Started(options.first, options.direction, rules.dice_per_player, order),)
+    return replace(state, ruling=facts)
 
 
 def apply(state: State, event: Event) -> State:
@@ -377,13 +482,18 @@ def _actor(state: State, by: str) -> int:
 def _bid(state: State, i: int, bid: Bid) -> State:
     if bid.quantity > state.dice_in_play:
         raise RuleViolation(
-            f"bid {bid} names {bid.quantity} dice, but only {state.dice_in_play} are in play"
+            f"bid {quote(str(bid))} names more dice than are in play ({state.dice_in_play})"
         )
-    reason = is_raise(state.bid, bid, state.rules, state.palifico)
+    reason = is_raise(state.bid, bid, state.rules, state.palifico, state.may_change_face(i))
     if reason is not None:
-        raises = ", ".join(str(b) for b in smallest_raises(state))
-        over = f" '{state.bid}'" if state.bid else ""
-        raise RuleViolation(f"illegal bid '{bid}' over{over}: {reason}; smallest raises: {raises}")
+        raises = " ".join(str(b) for b in smallest_raises(state))
+        said = "" if reason in PLAIN_REFUSALS else f" {reason};"
+        tail = f" try {raises}" if raises else " no bid raises it: call it"
+        if state.bid is None:
+            raise RuleViolation(f"bid {quote(str(bid))} cannot open the round:{said}{tail}")
+        raise RuleViolation(
+            f"{quote(str(bid))} does not raise {quote(str(state.bid))}:{said}{tail}"
+        )
     return replace(
         state,
         bid=bid,
@@ -394,15 +504,30 @@ def _bid(state: State, i: int, bid: Bid) -> State:
     )
 
 
-def _call(state: State, event: Call) -> State:
+def _caller(state: State, event: Call) -> int:
+    """The seat of the player calling, once the rules let him call now."""
     i = state.index(event.by)
     if state.bid is None or state.bidder is None:
         raise RuleViolation("there is no bid to call: the round opens with a bid")
+    if state.cups[i].dice == 0:
+        raise RuleViolation(f"{event.by} has no dice left: out of the game")
     if i == state.bidder:
         raise RuleViolation(f"{event.by} made that bid: another player must call it")
-    _actor(state, event.by)
-    if event.exact and not state.rules.exact_call:
-        raise RuleViolation("this ruleset has no exact call (calza)")
+    rules = state.rules
+    if event.exact and not has_calza(state):
+        if not rules.exact_call:
+            raise RuleViolation("this ruleset has no exact call (calza): use call")
+        raise RuleViolation("no exact call (calza) with two players left: use call")
+    who_may = rules.exact_call_by if event.exact else rules.call_by
+    if who_may is CallBy.TURN and i != state.turn:
+        verb = "call exact" if event.exact else "call"
+        raise RuleViolation(f"it is {state.name(state.turn)}'s turn to {verb}, not {event.by}'s")
+    return i
+
+
+def _call(state: State, event: Call) -> State:
+    i = _caller(state, event)
+    assert state.bid is not None and state.bidder is not None  # checked by _caller
     bid, bidder = state.bid, state.bidder
     count = _count(state, event, bid)
     held = count == bid.quantity if event.exact else count >= bid.quantity
@@ -414,6 +539,8 @@ def _call(state: State, event: Call) -> State:
         if held and cups[i].dice < state.rules.dice_per_player:
             cups[i] = replace(cups[i], dice=cups[i].dice + 1)
             facts.append(RegainedDie(state.name(i), cups[i].dice))
+        elif held:
+            facts.append(KeptDice(state.name(i), cups[i].dice))
         starter = i  # the calza caller opens the next round, right or wrong
     else:
         loser, winner = (i, bidder) if held else (bidder, i)
@@ -427,6 +554,7 @@ def _call(state: State, event: Call) -> State:
     if loser is not None:
         cups[loser] = replace(cups[loser], dice=cups[loser].dice - 1)
         facts.append(LostDie(state.name(loser), cups[loser].dice))
+        left_in = sum(1 for c in cups if c.dice > 0)
         if cups[loser].dice == 0:
             facts.append(WentOut(state.name(loser)))
         elif (
@@ -434,6 +562,7 @@ def _call(state: State, event: Call) -> State:
             and state.rules.palifico
             and not cups[loser].had_palifico
             and state.rules.dice_per_player > 1
+            and (left_in > 2 or state.rules.two_player_palifico)
         ):
             cups[loser] = replace(cups[loser], had_palifico=True)
             palifico = True
@@ -473,10 +602,9 @@ def _count(state: State, event: Call, bid: Bid) -> int:
         if seat in shown:
             raise UsageError(f"{state.name(seat)}'s dice are given twice")
         if len(dice) != state.cups[seat].dice:
-            held = state.cups[seat].dice
-            raise UsageError(
-                f"{state.name(seat)} holds {held} dice, not {len(dice)}: {quote(str(event.hands))}"
-            )
+            held = count_dice(state.cups[seat].dice)
+            shown_as = f"{name}={','.join(map(str, dice))}"
+            raise UsageError(f"{state.name(seat)} holds {held}, not {len(dice)}: {quote(shown_as)}")
         shown[seat] = dice
     missing = [state.name(i) for i in state.active if i not in shown]
     if missing:
@@ -488,25 +616,59 @@ def _count(state: State, event: Call, bid: Bid) -> int:
 # ---------------------------------------------------------------------------- odds
 
 
-def odds(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) -> float:
-    """The chance that at least `bid.quantity` dice show `bid.face` (RULES.md section 4).
+class Chances(NamedTuple):
+    """The chance a bid is true (`at_least`), and that the count is exactly its quantity (what
+    a calza needs)."""
+
+    at_least: float
+    exactly: float
+
+
+def chances(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) -> Chances:
+    """The chances of at least and of exactly `bid.quantity` dice showing `bid.face`.
 
     `unknown` dice are hidden; `known` are one's own, counted as they are. With wild ones, a
-    one counts for every other face.
+    one counts for every other face (RULES.md section 4).
+
+    >>> [round(p, 6) for p in chances(Bid(5, 3), 36)]
+    [0.739323, 0.170199]
+    """
+    counts_for = {bid.face, 1} if wild and bid.face != 1 else {bid.face}
+    need = bid.quantity - sum(1 for d in known if d in counts_for)
+    p = len(counts_for) / 6
+
+    def exactly(k: int) -> float:
+        if not 0 <= k <= unknown:
+            return 0.0
+        return math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k)
+
+    at_least = 1.0 if need <= 0 else sum(exactly(k) for k in range(need, unknown + 1))
+    return Chances(min(1.0, at_least), exactly(need))
+
+
+def odds_table(
+    bid: Bid,
+    rules: Rules,
+    dice_in_play: int,
+    known: Sequence[int] = (),
+    palifico: bool = False,
+    free_face: bool = False,
+) -> list[tuple[Bid, Chances]]:
+    """The chances of `bid` and of each smallest raise over it, at a table playing `rules`
+    (wild ones unless palifico), with `known` of the dice one's own."""
+    wild = rules.ones_wild and not palifico
+    unknown = dice_in_play - len(known)
+    bids = [bid, *raises_over(bid, rules, dice_in_play, palifico, free_face)]
+    return [(b, chances(b, unknown, known, wild)) for b in bids]
+
+
+def odds(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) -> float:
+    """The chance that at least `bid.quantity` dice show `bid.face`.
 
     >>> round(odds(Bid(5, 3), 36), 6)
     0.739323
     """
-    counts_for = {bid.face, 1} if wild and bid.face != 1 else {bid.face}
-    need = bid.quantity - sum(1 for d in known if d in counts_for)
-    if need <= 0:
-        return 1.0
-    if need > unknown:
-        return 0.0
-    p = len(counts_for) / 6
-    return sum(
-        math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k) for k in range(need, unknown + 1)
-    )
+    return chances(bid, unknown, known, wild).at_least
 
 
 # ---------------------------------------------------------------------------- the contract
@@ -518,7 +680,13 @@ def legal_actions(state: State) -> tuple[str, ...]:
         return ()
     if state.bid is None:
         return ("bid",)
-    return ("bid", "call", "exact") if state.rules.exact_call else ("bid", "call")
+    return ("bid", "call", "exact") if has_calza(state) else ("bid", "call")
+
+
+def has_calza(state: State) -> bool:
+    """Whether an exact call (calza) may be made at this table now."""
+    rules = state.rules
+    return rules.exact_call and (rules.two_player_calza or len(state.active) > 2)
 
 
 def outcome(state: State) -> Outcome:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from referee.errors import NotationError, quote
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from fractions import Fraction
 
 
@@ -239,3 +240,133 @@ _SPELLINGS.update(
     {_SPACES_RE.sub(" ", name.lower()): Rank(i + 1) for ladder in (KARIKI, KIRIKI)
      for i, name in enumerate(ladder.names)}
 )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- a game's own words
+
+
+def _key(text: str) -> str:
+    return _SPACES_RE.sub(" ", text.strip().lower())
+
+
+@dataclass(frozen=True, slots=True)
+class FaceWords:
+    """One game's words for the same ladder: its face names, how its ranks and dice are typed,
+    and how its dice are printed. A game with face words never reads another game's aliases
+    (in Kariki "double aces" is 1-1; in Kiriki an Ace is 6).
+
+    >>> KIRIKI_WORDS.parse_rank("double aces") is KIRIKI_WORDS.parse_rank("A-A")
+    True
+    >>> KIRIKI_WORDS.parse_dice("q-k"), KIRIKI_WORDS.dice(Roll(3, 4))
+    (Roll(low=4, high=5), 'Jack-Queen')
+    """
+
+    game: str
+    ladder: Ladder
+    faces: tuple[str, ...]  # the face of 1 .. 6
+    ranks: Mapping[str, Rank]  # every spelling of a rank but dice, as `_key` writes it
+    dice_words: Mapping[str, int]  # every spelling of one die
+
+    @classmethod
+    def of(cls, game: str, ladder: Ladder, faces: tuple[str, ...], letters: str) -> FaceWords:
+        """The words of a game whose faces are `faces`, one letter each (`letters`)."""
+        die: dict[str, int] = {}
+        for value, (face, letter) in enumerate(zip(faces, letters, strict=True), start=1):
+            for spelling in (str(value), letter, face, face + "s"):
+                die[spelling.lower()] = value
+        ranks: dict[str, Rank] = {}
+        for i, word in enumerate(_SUM_WORDS):
+            ranks[word] = ranks[str(i + 4)] = Rank(Rank.FOUR + i)
+        for i, face in enumerate(faces):
+            name = face.lower()
+            for spelling in (f"pair of {name}s", f"pair of {name}", f"double {name}s", f"{name}s"):
+                ranks[spelling] = Rank(Rank.DOUBLE_ONES + i)
+        for i, printed in enumerate(ladder.names):
+            for part in (printed, *printed.split(" / ")):
+                ranks[_key(part)] = Rank(i + 1)
+        return cls(game, ladder, faces, ranks, die)
+
+    def face(self, value: int) -> str:
+        """The name of a die showing `value`."""
+        return self.faces[value - 1]
+
+    def dice(self, roll: Roll) -> str:
+        """Two dice in the game's words: `Jack-Queen`."""
+        return f"{self.face(roll.low)}-{self.face(roll.high)}"
+
+    def said(self, roll: Roll) -> str:
+        """Dice as the table sees them: `Jack-Queen (7)`, a pair by its name.
+
+        >>> KIRIKI_WORDS.said(Roll(5, 5)), KIRIKI_WORDS.said(Roll(1, 2))
+        ('Pair of Kings', 'Black-Red (Kiriki)')
+        """
+        if roll.low == roll.high:
+            return self.ladder.name(roll.rank)
+        return f"{self.dice(roll)} ({self.ladder.name(roll.rank)})"
+
+    def letters(self, roll: Roll) -> str:
+        """Two dice by the faces' letters, as typed: `KK`."""
+        return self.face(roll.low)[0] + self.face(roll.high)[0]
+
+    def parse_face(self, text: str) -> int:
+        """One die: `1`-`6`, a face name or its letter."""
+        value = self.dice_words.get(text.strip().lower())
+        if value is None:
+            raise NotationError(
+                f"unknown die {quote(text)}: give 1 to 6, or {self.faces[0]} .. {self.faces[-1]}"
+            )
+        return value
+
+    def parse_dice(self, text: str) -> Roll:
+        """Two dice in digits or the game's words: `4-5`, `45`, `q-k`, `KK`, `king king`."""
+        parts = [p for p in re.split(r"[\s/x-]+", text.strip().lower()) if p]
+        if len(parts) == 1 and len(parts[0]) == 2:
+            parts = list(parts[0])
+        values = [self.dice_words.get(p) for p in parts]
+        if len(values) != 2 or values[0] is None or values[1] is None:
+            king = self.faces[4]
+            raise NotationError(
+                f"unknown dice {quote(text)}: give two dice, like 4-5, 45, {king[0]}-{king[0]}"
+                f" or {king.lower()} {king.lower()}"
+            )
+        return Roll.of(values[0], values[1])
+
+    def parse_rank(self, text: str) -> Rank:
+        """A claimed rank in the game's words, or as dice: `pair of aces`, `AA`, `9`, `q-k`."""
+        key = _key(text)
+        if key in self.ranks:
+            return self.ranks[key]
+        try:
+            return self.parse_dice(text).rank
+        except NotationError:
+            pass
+        other = _SPELLINGS.get(key)
+        if other is not None:  # another game's alias: say what this game calls those dice
+            roll = rolls_of(other)[0]
+            raise NotationError(
+                f"unknown rank {quote(text)} in {self.game}: {roll} is"
+                f" {self.ladder.name(other)} here ({self.spell(other)}, {self.letters(roll)}"
+                f" or {roll})"
+            )
+        import difflib
+
+        # Suggest the plural forms a table says ("pair of reds"), never the singular slips.
+        singular = {f"pair of {face.lower()}" for face in self.faces}
+        known = [w for w in self.ranks if len(w) > 2 and w not in singular]
+        close = difflib.get_close_matches(key, known, 1, 0.75)
+        king = self.faces[4]
+        hint = (
+            f"did you mean {quote(close[0])}?"
+            if close
+            else f"try 9, nine, 4-5, pair of {king.lower()}s or {king[0] * 2}"
+        )
+        raise NotationError(f"unknown rank {quote(text)}: {hint}")
+
+    def spell(self, rank: Rank) -> str:
+        """How to type `rank` in the game's words: `pair of kings`, `nine`."""
+        if Rank.DOUBLE_ONES <= rank <= Rank.DOUBLE_SIXES:
+            return f"pair of {self.faces[rank - Rank.DOUBLE_ONES].lower()}s"
+        return _key(self.ladder.name(rank).split(" / ")[-1])
+
+
+KIRIKI_WORDS = FaceWords.of("Kiriki", KIRIKI, KIRIKI_FACES, "BRJQKA")

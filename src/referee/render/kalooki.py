@@ -1,75 +1,226 @@
-"""The Kalooki score sheet: the nine rounds as rows, a short column a player, the totals,
-and this round's situation (calls, who is down, the melds on the table, numbered)."""
+"""The Kalooki score sheet: the nine rounds as rows, a column a player, the totals and the
+calls; this round's situation under it (the melds on the table, numbered, and who is down).
+
+A round's row names who dealt it, and each cell marks what a paper sheet marks beside the
+score: `*` on the 0 of who went out, a tick `'` a call made that round (`"` two, where room
+is short), `~` a hand corrected after the round closed. When the screen is narrow the row's
+prefix gives way first (the contract in words, then the cards dealt, then the contract code),
+never the space between two scores; when it is short, the rounds not yet played give way
+before the ones played.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import NamedTuple
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.kalooki_game import Phase, State
-from referee.notation.cards import show
 from referee.text import printable
 
-PREFIX = 11  # "12> 4444 16"
+WIDEST = 8  # a column is never wider than this, however wide the screen
+TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
+LEGEND = {"*": "went out", "'": "a call", '"': "two calls", "~": "corrected"}
+
+
+class Ticks(Enum):
+    """How a cell draws its calls, widest first: a tick each, in pairs, one for any."""
+
+    EACH = "each"
+    PAIRS = "pairs"
+    ONE = "one"
 
 
 def short_names(state: State, width: int) -> list[str]:
     """Column heads: the names cut to the column, made unique with a digit where they clash."""
     found: list[str] = []
     for k, seat in enumerate(state.seats):
-        name = printable(seat.name)[:width]
+        name = printable(seat.name)[: max(1, width)]
         if name in found:
-            name = name[: width - 1] + str(k + 1)
+            name = name[: max(1, width - 1)] + str(k + 1)
         found.append(name)
     return found
 
 
-def sheet(state: State, width: int, current_only: bool = False) -> list[Text]:
-    """The round rows: number (> marks the current), contract, cards dealt, each score; with
-    `current_only`, the current round's row alone above the totals."""
-    n = len(state.seats)
-    col = max(4, min(8, (width - PREFIX) // n))
-    head = Text(f"{'rnd code dl':<{PREFIX}}", style="bold")
-    head.append("".join(f"{name:>{col}}" for name in short_names(state, col - 1)), style="bold")
-    rows = [head]
-    voids = list(state.void_rounds)
-    for number in range(1, state.rounds + 1):
-        current = number == state.round and not state.is_over
-        if current_only and not current:
+def _ticks(calls: int, ticks: Ticks) -> str:
+    """A cell's calls: a tick each, else in pairs (`"` two, `"'` three), else one tick."""
+    if not calls:
+        return ""
+    if ticks is Ticks.EACH:
+        return "'" * calls if calls <= TICKS else f"{calls}'"
+    if ticks is Ticks.PAIRS and calls <= 2 * TICKS:
+        return '"' * (calls // 2) + "'" * (calls % 2)
+    return "'"  # too narrow for more: the calls row still counts them
+
+
+def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
+    """Round `number`'s cells: each score with its marks, `.` while it is not in."""
+    cells = []
+    if number <= len(state.played):
+        played = state.played[number - 1]
+        for k, seat in enumerate(state.seats):
+            mark = "*" if seat.name == played.out else "~" if played.corrected[k] else ""
+            cells.append(mark + _ticks(played.calls[k], ticks) + str(seat.scores[number - 1]))
+        return cells
+    current = number == state.round and not state.is_over
+    for k, seat in enumerate(state.seats):
+        if not current:
+            cells.append(".")
             continue
-        code = state.rules.contract(number).code
-        dealt = state.rules.deal_sizes[number - 1]
-        while number in voids:  # a void round shows where it was played, then again
+        mark = "*" if k == state.out else ""
+        score = "." if seat.hand is None else str(seat.hand)
+        cells.append(mark + _ticks(seat.calls_round, ticks) + score)
+    return cells
+
+
+class Part(NamedTuple):
+    """A piece of a round row's prefix: its head, and its text for a round."""
+
+    head: str
+    write: Callable[[int], str]
+
+
+class Layout(NamedTuple):
+    """How the sheet is laid out on this screen."""
+
+    parts: tuple[Part, ...]
+    dealer: int  # the dealer's width; 0: no dealer column
+    cell: int  # a player's column, the space before it included
+    ticks: Ticks
+
+    @property
+    def prefix(self) -> int:
+        """The width of a row's prefix: `12>`, its parts, the dealer, a space."""
+        used = (
+            3 + sum(1 + len(p.head) for p in self.parts) + (1 + self.dealer if self.dealer else 0)
+        )
+        return max(5, used)  # room for "total" at least
+
+
+def _parts(state: State) -> tuple[Part, Part, Part]:
+    """The contract code, the cards dealt and the contract in words, each as wide as its head."""
+    rules = state.rules
+    words = max(len(rules.contract(r).words()) for r in range(1, state.rounds + 1))
+    return (
+        Part("code", lambda r: f"{rules.contract(r).code:<4}"),
+        Part("dl", lambda r: f"{rules.deal_sizes[r - 1]:>2}"),
+        Part(f"{'contract':<{words}}", lambda r: f"{rules.contract(r).words():<{words}}"),
+    )
+
+
+def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
+    """The richest layout that fits: the prefix gives way part by part, the dealer is cut,
+    then ticks pair up, then any calls are one tick; a score never loses the space before it."""
+    n = len(state.seats)
+    code, dealt, spelled = _parts(state)
+    longest = max(len(name) for name in short_names(state, 6))
+    options = ((code, dealt, spelled), (code, dealt), (code,), ())
+    for ticks in Ticks:
+        cells = [c for r in numbers for c in _cells(state, r, ticks)]
+        cells += [str(s.total) for s in state.seats] + [str(s.calls_game) for s in state.seats]
+        cell = 1 + max(len(c) for c in cells)
+        for parts, least in [*((o, 3) for o in options), ((), 1)]:
+            bare = Layout(parts, 0, cell, ticks).prefix
+            dealer = min(longest, width - n * cell - bare - 1)
+            if dealer >= least:
+                return Layout(parts, dealer, cell, ticks)
+    return Layout((), 0, cell, Ticks.ONE)  # narrower than any sheet: the screen cuts it
+
+
+def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str]]:
+    """The rows of the sheet, and the column heads it used."""
+    n = len(state.seats)
+    numbers = list(range(1, state.rounds + 1))
+    if played_only:
+        numbers = numbers[: min(state.round, state.rounds)]
+    layout = _layout(state, width, numbers)
+    wide = layout.prefix
+    cell = max(layout.cell, min(WIDEST, (width - wide) // n))
+    heads = short_names(state, cell - 1)
+    dealers = _dealers(state, heads, layout.dealer)
+
+    def prefix(number: int) -> str:
+        cur = ">" if number == state.round and not state.is_over else " "
+        text = f"{number:>2}{cur}" + "".join(f" {p.write(number)}" for p in layout.parts)
+        if layout.dealer:
+            text += f" {dealers.get(number, ''):<{layout.dealer}}"
+        return f"{text:<{wide}}"
+
+    head = "rnd" + "".join(f" {p.head}" for p in layout.parts)
+    if layout.dealer:
+        head += " by"  # dealt by
+    rows = [_line(f"{head:<{wide}}", heads, cell, "bold")]
+    voids = list(state.void_rounds)
+    for number in numbers:
+        while number in voids:  # a void deal shows where it was played, then the round again
             voids.remove(number)
-            rows.append(Text(f"{number:>2}v {code:<4} {dealt:>2}  void, dealt again", style="dim"))
-        line = Text(f"{number:>2}{'>' if current else ' '} {code:<4} {dealt:>2}")
-        if current:
-            line.stylize("bold")
-        cells = []
-        for seat in state.seats:
-            if number <= len(seat.scores):
-                cells.append(str(seat.scores[number - 1]))
-            elif current and seat.hand is not None:
-                cells.append(f"{seat.hand}")
-            else:
-                cells.append(".")
-        line.append("".join(f"{c:>{col}}" for c in cells))
-        rows.append(line)
-    total = Text(f"{'total':<{PREFIX}}", style="bold")
-    total.append("".join(f"{s.total:>{col}}" for s in state.seats), style="bold")
-    rows.append(total)
+            rows.append(Text(prefix(number) + "void, dealt again", style="dim"))
+        current = number == state.round and not state.is_over
+        cells = _cells(state, number, layout.ticks)
+        rows.append(_line(prefix(number), cells, cell, "bold" if current else ""))
+    rows.append(_line(f"{'total':<{wide}}", [str(s.total) for s in state.seats], cell, "bold"))
+    label = f"calls/{state.rules.call_limit}" if wide >= 7 else "calls"
+    calls = [str(s.calls_game) for s in state.seats]
+    rows.append(_line(f"{label:<{wide}}", calls, cell, "dim"))
+    return rows, heads
+
+
+def _dealers(state: State, heads: Sequence[str], width: int) -> dict[int, str]:
+    """Who dealt each round, by the column heads (cut to `width`), so the two always match."""
+    by = {s.name: head[:width] for s, head in zip(state.seats, heads, strict=True)}
+    found = {n: by[p.dealer] for n, p in enumerate(state.played, start=1)}
+    if not state.is_over:  # the deal passes left, so the rounds to come have their dealers
+        for number in range(state.round, state.rounds + 1):
+            seat = (state.dealer + number - state.round) % len(state.seats)
+            found[number] = by[state.name(seat)]
+    return found
+
+
+def sheet(state: State, width: int, played_only: bool = False) -> list[Text]:
+    """The round rows, the totals and the calls; `played_only` leaves out the rounds not yet
+    played (the current round stays)."""
+    return _sheet(state, width, played_only)[0]
+
+
+def _line(prefix: str, cells: Sequence[str], cell: int, style: str) -> Text:
+    line = Text(prefix, style=style)
+    line.append("".join(f"{c:>{cell}}" for c in cells), style=style)
+    return line
+
+
+def legend(state: State, rows: Sequence[Text], heads: Sequence[str], width: int) -> list[Text]:
+    """What the marks on the sheet mean, and the names its heads cut short."""
+    text = " ".join(r.plain for r in rows[1:-2])
+    said = [f"{mark} {meaning}" for mark, meaning in LEGEND.items() if mark in text]
+    if state.rules.call_limit and "calls/" not in rows[-1].plain:
+        said.append(f"calls of {state.rules.call_limit}")
     shortened = [
         f"{short}={printable(seat.name)}"
-        for short, seat in zip(short_names(state, col - 1), state.seats, strict=True)
+        for short, seat in zip(heads, state.seats, strict=True)
         if short != printable(seat.name)
     ]
+    lines = [Text(line, style="dim") for line in _fill(said, width)]
     if shortened:
-        rows.append(Text(" ".join(shortened), style="dim"))
-    return rows
+        lines.append(Text(" ".join(shortened), style="dim"))
+    return lines
 
 
-def situation(state: State) -> list[Text]:
-    """This round: calls used, who is down, the table's melds, what to enter next."""
+def _fill(items: Sequence[str], width: int) -> list[str]:
+    """Items joined by commas, a new line where the next would not fit: never cut mid-item."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += ", " + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def situation(state: State, width: int = 40) -> list[Text]:
+    """This round: the table's melds, who is down, what to enter next; or the winner."""
     lines: list[Text] = []
     if state.is_over:
         winners = state.winners
@@ -77,35 +228,78 @@ def situation(state: State) -> list[Text]:
         said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
         lines.append(Text(f"{said} with {low}", style="bold green"))
         return lines
-    limit = state.rules.call_limit
-    calls = ", ".join(f"{printable(s.name)} {state.calls_used(s)}" for s in state.seats)
-    lines.append(Text(f"calls (of {limit}): {calls}", style="dim"))
     for number, meld in enumerate(state.table, start=1):
-        lines.append(Text(f"{number}) {show(list(meld.cards))} ({printable(meld.owner)})"))
-    down = [printable(s.name) for s in state.seats if s.down]
+        lines.append(Text(f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"))
     if state.stockouts:
         lines.append(Text("the stock ran out once: a second time voids the round"))
-    code = state.rules.contract(state.round).code
+    contract = state.rules.contract(state.round)
     dealer = printable(state.name(state.dealer))
-    status = Text(f"R{state.round} {code}, {dealer} deals", style="bold")
+    status = f"R{state.round} {contract.code} ({contract.words()}), {dealer} deals"
+    if len(status) > width:
+        status = f"R{state.round} {contract.code}, {dealer} deals"
+    lines.append(Text(status, style="bold"))
+    down = [printable(s.name) for s in state.seats if s.down]
     if down:
-        status.append(f"; down: {', '.join(down)}")
+        lines.append(Text(f"down: {', '.join(down)}"))
     if state.phase is Phase.SCORING:
         missing = [printable(s.name) for s in state.seats if s.hand is None]
         out = printable(state.name(state.out)) if state.out is not None else ""
-        status.append(f"\n{out} went out; hands to enter: {', '.join(missing)}")
-    lines.append(status)
+        lines.append(Text(f"{out} went out; hands to enter: {', '.join(missing)}"))
     return lines
 
 
 def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
-    """The score sheet, or (compact) the current round and the totals only."""
+    """The score sheet; `compact` (a short screen) without the rounds not yet played."""
+    return Group(*_card(state, title, width, compact))
+
+
+def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
     header = Text()
     header.append("KALOOKI", style="bold")
     header.append(f" {printable(title)}")
-    return Group(header, *sheet(state, width, current_only=compact), *situation(state))
+    rows, heads = _sheet(state, width, played_only=compact)
+    return [header, *rows, *legend(state, rows, heads, width), *situation(state, width)]
 
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full sheet takes."""
-    return 1 + len(sheet(state, width)) + len(situation(state))
+    return len(_card(state, "", width, compact=False))
+
+
+def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
+    """The running totals: each round played, who dealt it, and every total after it, the
+    one who went out marked `*` (and a corrected hand `~`)."""
+    n = len(state.seats)
+    cells: dict[int, list[str]] = {}
+    running = [0] * n
+    for number, played in enumerate(state.played, start=1):
+        row = []
+        for k, seat in enumerate(state.seats):
+            running[k] += seat.scores[number - 1]
+            mark = "*" if seat.name == played.out else "~" if played.corrected[k] else ""
+            row.append(mark + str(running[k]))
+        cells[number] = row
+    cell = 1 + max([len(c) for r in cells.values() for c in r] + [3])
+    wide = min(6, max(2, width - 4 - n * cell))  # the dealer, cut to the room left
+    cell = max(cell, min(WIDEST, (width - 4 - wide) // n))
+    heads = short_names(state, cell - 1)
+    dealers = _dealers(state, heads, wide)
+    header = Text()
+    header.append("KALOOKI", style="bold")
+    header.append(f" {printable(title)}: totals")
+    lines = [header, _line(f"rnd {'by':<{wide}}", heads, cell, "bold")]
+    for number in range(1, len(state.played) + 1):
+        dealer = dealers[number]
+        lines.append(_line(f"{number:>3} {dealer:<{wide}}", cells[number], cell, ""))
+    if not state.played:
+        lines.append(Text("no round played yet", style="dim"))
+    marks = " ".join(c for r in cells.values() for c in r)
+    said = [f"{mark} {LEGEND[mark]}" for mark in "*~" if mark in marks]
+    if said:
+        lines.append(Text(", ".join(said), style="dim"))
+    if state.is_over:
+        lines += situation(state, width)
+    else:
+        dealer = printable(state.name(state.dealer))
+        lines.append(Text(f"next: R{state.round}, {dealer} deals", style="bold"))
+    return Group(*lines)

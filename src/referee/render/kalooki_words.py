@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games import kalooki_game as kg
+from referee.games.kalooki import scored
 from referee.notation.cards import show
 from referee.text import printable
 
@@ -42,8 +43,16 @@ def _sentence(fact: kg.Fact) -> str:
             )
         case kg.WentOut(player=player):
             return f"{n(player)} goes out: enter every other hand"
-        case kg.Scored(player=player, points=points):
-            return f"{n(player)} scores {points}"
+        case kg.Scored(player=player, points=points, cards=cards):
+            if cards is None:
+                return f"{n(player)} scores {points} points"
+            return f"{n(player)} scores {scored(cards)}"
+        case kg.Fixed(round=number, player=player, before=before, points=points, cards=cards):
+            held = scored(cards) if cards is not None else f"{points} points"
+            return (
+                f"round {number} corrected: {n(player)} held {held}, not {before};"
+                f" {n(player)}'s total {fact.total}"
+            )
         case kg.RoundClosed(round=number, next_dealer=dealer, next_contract=contract):
             if dealer is None:
                 return f"round {number} closed"

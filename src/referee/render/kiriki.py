@@ -3,12 +3,15 @@ needs, the standing claim on the ladder, the shown die, and who acts with what."
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.kiriki import Phase, State, legal_actions, needs
+from referee.games.kiriki import TOP_CLAIM, Phase, State, legal_actions, needs, over_words, stakes
 from referee.notation.dice import KIRIKI as LADDER
-from referee.notation.dice import KIRIKI_FACES, Rank
+from referee.notation.dice import KIRIKI_WORDS as WORDS
+from referee.notation.dice import Rank
 from referee.text import printable
 
 # Seven-segment digits, three rows each: plain ASCII, so they line up on any terminal.
@@ -54,9 +57,8 @@ def status(state: State) -> Text:
     """Who acts and with what; the card's last lines."""
     text = Text()
     if state.is_over:
-        text.append(
-            f"{printable(state.name(state.winner or 0))} wins the match", style="bold green"
-        )
+        said = over_words(state, sep="\n").split("\n")  # names hold no line breaks
+        text.append("\n".join(printable(line) for line in said), style="bold green")
         return text
     if state.phase is Phase.ROLLOFF:
         text.append("roll off, one die each: rolloff 5 3")
@@ -66,8 +68,10 @@ def status(state: State) -> Text:
     moves = " / ".join(legal_actions(state))
     match state.phase:
         case Phase.CLAIM:
-            need = f", {LADDER.name(state.need)} or higher" if state.need else ""
+            need = f" {LADDER.name(state.need)} or higher" if state.need else ""
             text.append(f" rolls and claims{need}: {moves}")
+        case Phase.BELIEVED if state.claim is TOP_CLAIM:
+            text.append(f" must reroll (or reveal a bluff): {moves}")
         case Phase.ANSWER | Phase.BELIEVED:
             text.append(f": {moves}")
     if state.aces_locked:
@@ -97,18 +101,29 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
             dash = "-" if row == 1 else " "
             parts.append(Text(f"  {left[row]:<{pad}} {dash} {right[row]}", style="bold"))
     parts.append(Text(needs(state) + (" (ranked)" if state.ranked else "")))
-    if state.claim is not None and state.claimer is not None and not state.is_over:
+    said = stakes(state)
+    if said and not state.is_over:
+        parts.append(Text(printable(said), style="bold"))
+    if state.claim is not None and state.claimer is not None:
         parts.append(Text(ladder(state.claim, width >= WIDE), style="dim"))
         claimer = printable(state.name(state.claimer))
-        shown = f", shown: {KIRIKI_FACES[state.shown - 1]}" if state.shown else ""
+        shown = f", shown: {WORDS.face(state.shown)}" if state.shown else ""
         parts.append(Text(f"claim: {LADDER.name(state.claim)} by {claimer}{shown}"))
-    elif state.need is not None and not state.is_over:
+    elif state.need is not None:
         parts.append(Text(ladder(state.need, width >= WIDE), style="dim"))
     parts.append(status(state))
     return Group(*parts)
 
 
 def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes."""
-    claim = 2 if state.claim is not None and not state.is_over else 0
-    return 1 + 4 + 1 + claim + len(status(state).plain.splitlines()) + 1
+    """How many lines the full card takes at `width` columns."""
+    body = [needs(state) + (" (ranked)" if state.ranked else "")]
+    said = stakes(state)
+    if said and not state.is_over:
+        body.append(printable(said))
+    if state.claim is not None:
+        body += [ladder(state.claim, width >= WIDE), "claim: " + LADDER.name(state.claim)]
+    elif state.need is not None:
+        body.append(ladder(state.need, width >= WIDE))
+    body += status(state).plain.splitlines()
+    return 1 + 4 + sum(max(1, len(textwrap.wrap(line, max(width, 20)))) for line in body)

@@ -6,13 +6,27 @@ from collections.abc import Sequence
 
 from referee.games import kiriki as kr
 from referee.notation.dice import KIRIKI as LADDER
-from referee.notation.dice import KIRIKI_FACES
+from referee.notation.dice import KIRIKI_WORDS as WORDS
+from referee.notation.dice import Rank
 from referee.text import printable
 
 
 def words(facts: Sequence[kr.Fact]) -> str:
-    """A ruling in words: `Bob lifts 5-5 (Pair of Kings) on Pair of Jacks: it holds`."""
-    return "; ".join(_sentence(f) for f in facts)
+    """A ruling in words: `Bob lifts Pair of Kings on Pair of Jacks: it holds`."""
+    said = []
+    for fact, after in zip(facts, [*facts[1:], None], strict=True):
+        match fact, after:
+            case kr.Lifted(by=by, dice=roll, claim=claim), kr.BluffHeld(by=bluffer, believed=held):
+                said.append(
+                    f"{printable(by)} lifts {WORDS.said(roll)} on {LADDER.name(claim)}: below"
+                    f" the {LADDER.name(held)} {printable(by)} believed, so {printable(bluffer)}'s"
+                    " bluff had already won"
+                )
+            case kr.BluffHeld(), _:
+                pass  # said with the lift
+            case _:
+                said.append(_sentence(fact))
+    return "; ".join(said)
 
 
 def _sentence(fact: kr.Fact) -> str:
@@ -21,27 +35,35 @@ def _sentence(fact: kr.Fact) -> str:
         case kr.Started(format=format_name, target=target, first=first):
             opener = f"; {n(first)} rolls first" if first else "; roll off: rolloff 5 3"
             return f"{format_name.title()} match, first to {target}{opener}"
+        case kr.RolledOff(dice=(a, b), starter=None):
+            return f"roll-off {a}-{b}: tie, roll again"
         case kr.RolledOff(dice=(a, b), starter=starter):
-            return f"roll-off {a}-{b}: {n(starter)} rolls first"
+            return f"roll-off {a}-{b}: {n(starter or '')} rolls first"
         case kr.Claimed(by=by, rank=rank, shown=shown, raised=raised):
             verb = "keeps the dice and raises to" if raised else "claims"
-            show = f", showing a {KIRIKI_FACES[shown - 1]}" if shown and not raised else ""
+            show = f", showing {kr.article(WORDS.face(shown))}" if shown and not raised else ""
             return f"{n(by)} {verb} {LADDER.name(rank)}{show}"
-        case kr.Lifted(by=by, dice=dice, claim=claim, met=met):
+        case kr.Lifted(by=by, dice=roll, claim=claim, met=met):
             verdict = "it holds" if met else "a lie"
-            seen = f"{dice} ({LADDER.name(dice.rank)})"
-            return f"{n(by)} lifts {seen} on {LADDER.name(claim)}: {verdict}"
+            return f"{n(by)} lifts {WORDS.said(roll)} on {LADDER.name(claim)}: {verdict}"
+        case kr.Believed(by=by, claim=claim, claimer=claimer) if claim is Rank.DOUBLE_SIXES:
+            return (
+                f"{n(by)} believes {LADDER.name(claim)}: {n(claimer)} must reroll (or show a bluff)"
+            )
         case kr.Believed(by=by, claim=claim):
             return f"{n(by)} believes {LADDER.name(claim)}"
-        case kr.Revealed(by=by, dice=dice, claim=claim):
-            seen = f"{dice} ({LADDER.name(dice.rank)})"
-            return f"{n(by)} shows {seen}: {LADDER.name(claim)} was a bluff, and it worked"
+        case kr.BluffHeld(by=by, believed=believed):
+            return f"but {LADDER.name(believed)} was believed: {n(by)}'s bluff had already won"
+        case kr.Revealed(by=by, dice=roll, claim=claim):
+            return (
+                f"{n(by)} shows {WORDS.said(roll)}: {LADDER.name(claim)} was a bluff, and it worked"
+            )
         case kr.Rerolled(by=by):
             return f"{n(by)} rerolls"
         case kr.TookMug(by=by, need=need):
             return f"{n(by)} takes the mug to roll: {LADDER.name(need)} or higher"
         case kr.KirikiShown(by=by):
-            return f"{n(by)} shows KIRIKI"
+            return f"{n(by)} shows a Kiriki (Black-Red)"
         case kr.Point(player=player, score=(a, b)):
             return f"point to {n(player)} ({a}-{b})"
         case kr.Resigned(player=player):

@@ -1,18 +1,26 @@
-"""The Liar's dice table: each player's dice left as a row of cups, the bid, whose turn.
+"""The Liar's dice table: the players and their dice, the way play goes, the bid, whose turn.
 
-One line a player fits any phone, so the compact and the full card differ only in room: the
-full card says the dice in play and lists the raises open to the player on turn.
+The full card gives each player with dice a line (a row of cups), says the dice in play and
+lists the raises open to the player on turn. The compact card folds the roster into columns,
+so that even twenty players leave room for the ruling above it: the roster folds, never the
+ruling. On a wide screen every player stays listed with the dice he lost.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.liars import State, smallest_raises
+from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
+from referee.notation.bids import count_dice
+from referee.render.liars_words import play_goes
 from referee.text import printable
 
 WIDE = 60  # columns from which each player's lost dice are drawn beside those left
+NAME = 16  # columns for a name on the full card
+ROWS = 10  # players with dice who each get a line on the full card; more are folded
 
 
 def dice_row(dice: int) -> str:
@@ -24,72 +32,165 @@ def dice_row(dice: int) -> str:
     return "[?]" * dice if dice <= 6 else "o" * dice
 
 
-def status(state: State, full: bool = True) -> Text:
-    """The bid and who made it, who is on turn and what raises are open; last on the card."""
+def _join(words: list[str]) -> str:
+    """`raise, call or exact`."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]:
+    """The bid and who made it, who may do what now, the raises open; last on the card."""
     if state.is_over:
-        return Text(f"{printable(state.winner or '')} wins", style="bold green")
+        return [Text(f"{printable(state.winner or '')} wins", style="bold green")]
     who = printable(state.name(state.turn))
-    text = Text()
+    lines: list[Text] = []
     if state.bid is None or state.bidder is None:
-        text.append(who, style="bold")
-        text.append(f" opens round {state.round}")
-        if state.palifico:
-            text.append("\npalifico: no wild ones, the face stays", style="bold")
-        return text
-    bidder = printable(state.name(state.bidder))
-    text.append(f"bid: {state.bid.words()} ({state.bid}) by {bidder}\n")
-    text.append(who, style="bold")
-    verbs = "call or exact" if state.rules.exact_call else "call"
-    if full:
-        raises = " ".join(str(b) for b in smallest_raises(state))
-        text.append(f" raises ({raises or 'none'}) or {verbs}")
+        line = Text(who, style="bold")
+        line.append(f" opens round {state.round}")
+        lines.append(line)
     else:
-        text.append(f" raises or {verbs}")
+        bidder = printable(state.name(state.bidder))
+        lines += _wrap(f"bid: {state.bid.words()} ({state.bid}) by {bidder}", width)
+        raises = smallest_raises(state)
+        rules = state.rules
+        calza = has_calza(state)
+        mine = ["raise"] if raises else []
+        anyone: list[str] = []
+        for verb, by, open_now in (
+            ("call", rules.call_by, True),
+            ("exact", rules.exact_call_by, calza),
+        ):
+            if open_now:
+                (mine if by is CallBy.TURN else anyone).append(verb)
+        if mine:
+            wrapped = _wrap(f"{who}: {_join(mine)}", width)
+            wrapped[0].stylize("bold", 0, len(who))
+            lines += wrapped
+        if anyone:
+            lines += _wrap(f"{_join(anyone)}: anyone but {bidder}", width)
+        if full and raises:
+            lines += _wrap("raises: " + " ".join(str(b) for b in raises), width)
     if state.palifico:
-        text.append("\npalifico: no wild ones, the face stays", style="bold")
-    return text
+        said = "palifico: no wild ones, the face stays"
+        if state.rules.palifico_one_die_free_face:
+            said = "palifico: no wild ones; the face stays but for a player on one die"
+        lines += _wrap(said, width, "bold")
+    return lines
 
 
-def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
-    """The table: a line per player with dice, out players folded, then the status; on a wide
-    screen every player stays listed with the dice he lost."""
-    wide = width >= WIDE and not compact
+def _wrap(text: str, width: int, style: str = "") -> list[Text]:
+    """A line wrapped at words to `width`, as styled lines (so they can be counted)."""
+    return [Text(line, style=style) for line in textwrap.wrap(text, width, subsequent_indent="  ")]
+
+
+def status(state: State, full: bool = True) -> Text:
+    """The status lines as one text (40 columns)."""
+    return Text("\n").join(status_lines(state, 40, full))
+
+
+def _header(state: State, title: str, width: int) -> Text:
     header = Text()
     header.append("LIAR'S DICE", style="bold")
     header.append(f" {printable(title)}")
     right = f"round {state.round}"
-    header.append(" " * max(1, min(width, 60 if wide else 40) - len(header) - len(right)) + right)
-    lines: list[RenderableType] = [header]
+    header.append(" " * max(1, width - len(header) - len(right)) + right)
+    return header
+
+
+def _who(state: State, i: int, room: int) -> str:
+    cup = state.cups[i]
+    who = printable(cup.name) + (f" ({printable(cup.nickname)})" if cup.nickname else "")
+    return who if len(who) <= room else who[: room - 1] + "…"
+
+
+def _rows(state: State, wide: bool) -> list[Text]:
+    """A line a player: who, his dice; on a wide screen the dice he lost too."""
+    lines = []
     for i, cup in enumerate(state.cups):
         if cup.dice == 0 and not wide:
             continue
         on_turn = i == state.turn and not state.is_over
-        who = printable(cup.name) + (f" ({printable(cup.nickname)})" if cup.nickname else "")
-        if len(who) > 16:
-            who = who[:15] + "…"
         line = Text("> " if on_turn else "  ", style="bold")
-        line.append(f"{who:<16}", style="bold" if on_turn else "")
+        line.append(f"{_who(state, i, NAME):<{NAME}}", style="bold" if on_turn else "")
         line.append(f" {dice_row(cup.dice)}")
         if wide:
             lost = max(0, state.rules.dice_per_player - cup.dice)
             line.append("[x]" * lost if lost <= 6 else "x" * lost, style="dim")
             line.append(f"  {cup.dice} left" if cup.dice else "  out", style="dim")
         lines.append(line)
-    out = [printable(c.name) for c in state.cups if c.dice == 0]
-    if out and not wide:
-        lines.append(Text("out: " + ", ".join(out), style="red"))
-    if not compact:
+    return lines
+
+
+def _folded(state: State, width: int) -> list[Text]:
+    """Players with dice in columns, `>Ann 5`, as many to a line as fit."""
+    seats = state.active
+    longest = max(len(_who(state, i, NAME)) for i in seats)
+    cell = longest + 4  # the turn mark, the name, a space, up to two digits
+    columns = max(1, (width + 1) // (cell + 1))
+    if columns == 1 and len(seats) > 1:
+        columns, cell = 2, (width - 1) // 2  # two columns always: cut the longest names
+    room = cell - 4
+    lines = []
+    for start in range(0, len(seats), columns):
+        line = Text()
+        for k, i in enumerate(seats[start : start + columns]):
+            on_turn = i == state.turn and not state.is_over
+            if k:
+                line.append(" ")
+            line.append(">" if on_turn else " ", style="bold")
+            name = f"{_who(state, i, room):<{room}}"
+            line.append(name, style="bold" if on_turn else "")
+            line.append(f" {state.cups[i].dice:>2}")
+        lines.append(line)
+    return lines
+
+
+def _out(state: State, width: int) -> list[Text]:
+    """Who is out, on one line (cut with `…` when many are)."""
+    out = [state.cups[i].name for i in range(len(state.cups)) if state.cups[i].dice == 0]
+    if not out:
+        return []
+    said = "out: " + play_goes(out)
+    if len(said) > width:  # too many to name: say how many, and name those that fit
+        head = f"out ({len(out)}): "
+        said = head + play_goes(out, width - len(head))
+    return [Text(said, style="red")]
+
+
+def _play_goes(state: State, width: int) -> str:
+    """`play goes: Ann, Dee, Cy, Bob` from the player on turn; when the names do not fit, which
+    way through the list, and as many names as fit."""
+    order = [state.name(i) for i in state.play_order(state.turn)]
+    said = "play goes: " + play_goes(order)
+    if len(said) <= width:
+        return said
+    way = "down" if state.direction is Direction.LEFT else "up"
+    head = f"play goes {way} the list: "
+    return head + play_goes(order, width - len(head))
+
+
+def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
+    """The card's lines, each at most `width` columns (wide screens keep 60)."""
+    wide = width >= WIDE and not compact
+    width = min(width, 60 if wide else 40) if width >= 40 else width
+    lines = [_header(state, title, width)]
+    folded = compact or (not wide and len(state.active) > ROWS)
+    lines += _folded(state, width) if folded else _rows(state, wide)
+    if not wide:
+        lines += _out(state, width)
+    if not state.is_over and not compact:
         wild = ", ones wild" if state.wild else ""
-        lines.append(Text(f"{state.dice_in_play} dice in play{wild}", style="dim"))
-    lines.append(status(state, full=not compact))
-    return Group(*lines)
+        lines.append(Text(f"{count_dice(state.dice_in_play)} in play{wild}", style="dim"))
+        lines.append(Text(_play_goes(state, width), style="dim"))
+    lines += status_lines(state, width, full=not compact)
+    return lines
+
+
+def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
+    """The table, then the status: full (a line a player, up to ROWS of them, and the raises
+    open) or compact (the roster folded, no raises)."""
+    return Group(*card_text(state, title, width, compact))
 
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes (so the CLI can choose a layout)."""
-    if width >= WIDE:
-        players, out = len(state.cups), 0
-    else:
-        players = sum(1 for c in state.cups if c.dice)
-        out = 1 if players < len(state.cups) else 0
-    return 2 + players + out + len(status(state).plain.splitlines())
+    return len(card_text(state, "", width))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games import liars as ld
+from referee.notation.bids import Bid, count_dice
 from referee.text import printable
 
 
@@ -13,24 +14,44 @@ def words(facts: Sequence[ld.Fact]) -> str:
     return "; ".join(_sentence(f) for f in facts)
 
 
+def play_goes(order: Sequence[str], width: int | None = None) -> str:
+    """The order of play as names: `Ann, Dee, Cy, Bob`, cut with `…` past `width` columns.
+
+    >>> play_goes(["Ann", "Dee", "Cy", "Bob"]), play_goes(["Ann", "Dee", "Cy", "Bob"], 12)
+    ('Ann, Dee, Cy, Bob', 'Ann, Dee, …')
+    """
+    names = [printable(name) for name in order]
+    text = ", ".join(names)
+    if width is None or len(text) <= width:
+        return text
+    while names and len(", ".join(names)) + 3 > width:
+        names.pop()
+    return ", ".join([*names, "…"])
+
+
 def _sentence(fact: ld.Fact) -> str:
     n = printable
     match fact:
-        case ld.Started(first=first, direction=direction, dice=dice):
-            return f"{dice} dice each; {n(first)} opens; play goes {direction.value}"
+        case ld.Started(first=first, dice=dice, order=order):
+            return f"{count_dice(dice)} each; {n(first)} opens; play goes: {play_goes(order)}"
         case ld.Bade(by=by, bid=bid):
             return f"{n(by)} bids {bid.words()} ({bid})"
         case ld.Counted(by=by, bid=bid, bidder=bidder, counted=count, exact=exact, held=held):
             wild = " with wild ones" if fact.wild else ""
             if exact:
                 verdict = "exact" if held else "not exact"
-                return f"{n(by)} calls {bid.words()} exact: {count} counted{wild}, {verdict}"
+                return (
+                    f"{n(by)} calls {n(bidder)}'s {bid.words()} exact: {count} counted{wild},"
+                    f" {verdict}"
+                )
             verdict = "the bid holds" if held else "the bid was false"
             return f"{n(by)} calls {n(bidder)}'s {bid.words()}: {count} counted{wild}, {verdict}"
         case ld.LostDie(player=player, left=left):
             return f"{n(player)} loses a die ({left} left)"
         case ld.RegainedDie(player=player, left=left):
-            return f"{n(player)} regains a die ({left})"
+            return f"{n(player)} regains a die ({left} now)"
+        case ld.KeptDice(player=player, left=left):
+            return f"{n(player)} is at the start count ({count_dice(left)}): none comes back"
         case ld.WentOut(player=player):
             return f"{n(player)} is out"
         case ld.RoundStarts(number=number, starter=starter, palifico=palifico):
@@ -39,3 +60,35 @@ def _sentence(fact: ld.Fact) -> str:
         case ld.Won(player=player):
             return f"{n(player)} wins"
     raise AssertionError(f"no words for {fact!r}")  # pragma: no cover - mypy checks the union
+
+
+def odds_lines(
+    table: Sequence[tuple[Bid, ld.Chances]],
+    among: str,
+    source: str,
+    width: int = 40,
+) -> list[str]:
+    """The odds screen: the dice counted and the rules (`source`), then a row a bid (the bid asked
+    about first, then each smallest raise), at least and exactly, each in 40 columns.
+
+    >>> print("\\n".join(odds_lines([(Bid(5, 3), ld.chances(Bid(5, 3), 36))],
+    ...       "36 dice", "liars-dice (no game)")))
+    five threes (5x3) among 36 dice
+    liars-dice (no game)
+    bid    at least        exactly
+    5x3    0.739323  73.9% 0.170199  17.0%
+    """
+    import textwrap
+
+    first = table[0][0]
+    lines = textwrap.wrap(f"{first.words()} ({first}) among {among}", width, subsequent_indent="  ")
+    lines += textwrap.wrap(source, width, subsequent_indent="  ")
+    lines.append(f"{'bid':<6} {'at least':<15} exactly")
+    for k, (bid, chance) in enumerate(table):
+        if k == 1:
+            lines.append("raises:")
+        lines.append(
+            f"{bid!s:<6} {chance.at_least:.6f} {chance.at_least:>6.1%}"
+            f" {chance.exactly:.6f} {chance.exactly:>6.1%}"
+        )
+    return lines

@@ -1,0 +1,221 @@
+"""Issue 22: the Kalooki sheet as exact text, 40 columns unless said, from a phone's view.
+
+Each case plays a few commands, then checks one command's whole output (trailing spaces
+stripped) and its exit code. The example game is `examples/kalooki-game.txt`.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from conftest import Runner
+
+EXAMPLE = "examples/kalooki-game.toml"
+NAMES = ["Annabelle", "Annalise", "Cy", "Dee", "Eve", "Fay"]
+
+
+def contract(code: str) -> str:
+    """A lay-down of a contract: threes of 7s, 8s..., fours 2-5 of spades, hearts..."""
+    threes = [f"{r}S {r}H {r}D" for r in range(7, 7 + code.count("3"))]
+    fours = [" ".join(f"{r}{suit}" for r in range(2, 6)) for suit in "SHDC"[: code.count("4")]]
+    return " / ".join(threes + fours)
+
+
+def six_players() -> list[str]:
+    """Nine rounds at six: Annalise holds 150 a round, then 99, and ends over 1000."""
+    lines = [f"new kalooki {' '.join(NAMES)} --name six"]
+    codes = ["333", "334", "344", "444", "3333", "3334", "3344", "3444", "4444"]
+    for number, code in enumerate(codes, start=1):
+        out = NAMES[(number + 1) % 6]
+        if number == 2:
+            lines.append("kal call Dee")
+        if number == 5:
+            lines += ["kal call Dee", "kal call Eve --by Fay --refused", *["kal call Eve"] * 3]
+        lines += [f"kal down {out} {contract(code)}", f"kal out {out}"]
+        for name in NAMES:
+            if name != out:
+                points = 40 + number + (2 if name == "Dee" and number in (2, 5) else 0)
+                if name == "Annalise":
+                    points = 150 if number <= 6 else 99
+                lines.append(f"kal hand {name} --points {points}")
+    return lines
+
+
+MID = [  # round 2 with nine melds on the table: the full sheet does not fit 24 lines
+    "new kalooki Ann Bob Cy Dee --name mid",
+    f"kal down Ann {contract('333')}",
+    "kal out Ann",
+    "kal hand Bob --points 40",
+    "kal hand Cy --points 50",
+    "kal hand Dee --points 60",
+    "kal call Cy",
+    "kal down Bob 7S 7H 7D / 8S 8H 8D / 2S 3S 4S 5S",
+    "kal down Dee 10S 10H 10D / JS JH JD / 2H 3H 4H JK",
+    "kal down Ann QS QH QD / KS KH KD / 2D 3D 4D 5D",
+]
+
+SCREENS = [
+    pytest.param([], f"show -s {EXAMPLE}", "40", 0, '''\
+KALOOKI kalooki-game
+rnd code dl by    Ann   Bob    Cy   Dee
+ 1  333   9 Ann    57   '60    *0    90
+ 2  334  10 Bob    44   ~45    45    *0
+ 3  344  11 Cy void, dealt again
+ 3  344  11 Cy     *0    30    50  ''66
+ 4  444  12 Dee    33    *0    46    56
+ 5  3333 12 Ann   '86    40    *0    35
+ 6  3334 13 Bob    30    54    41    *0
+ 7  3344 14 Cy     *0    45    70    39
+ 8  3444 15 Dee    31    *0    36     9
+ 9  4444 16 Ann    40    38    *0    46
+total             321   312   288   341
+calls/3             1     1     0     2
+* went out, ' a call, ~ corrected
+Cy wins with 288
+''', id="the-example-game"),
+    pytest.param([], f"show --totals -s {EXAMPLE}", "40", 0, '''\
+KALOOKI kalooki-game: totals
+rnd by        Ann    Bob     Cy    Dee
+  1 Ann        57     60     *0     90
+  2 Bob       101   ~105     45    *90
+  3 Cy       *101    135     95    156
+  4 Dee       134   *135    141    212
+  5 Ann       220    175   *141    247
+  6 Bob       250    229    182   *247
+  7 Cy       *250    274    252    286
+  8 Dee       281   *274    288    295
+  9 Ann       321    312   *288    341
+* went out, ~ corrected
+Cy wins with 288
+''', id="show-totals"),
+    pytest.param([], f"show -s {EXAMPLE}", "80", 0, '''\
+KALOOKI kalooki-game
+rnd code dl contract           by      Ann     Bob      Cy     Dee
+ 1  333   9 3 threes           Ann      57     '60      *0      90
+ 2  334  10 2 threes + 1 four  Bob      44     ~45      45      *0
+ 3  344  11 1 three + 2 fours  Cy void, dealt again
+ 3  344  11 1 three + 2 fours  Cy       *0      30      50    ''66
+ 4  444  12 3 fours            Dee      33      *0      46      56
+ 5  3333 12 4 threes           Ann     '86      40      *0      35
+ 6  3334 13 3 threes + 1 four  Bob      30      54      41      *0
+ 7  3344 14 2 threes + 2 fours Cy       *0      45      70      39
+ 8  3444 15 1 three + 3 fours  Dee      31      *0      36       9
+ 9  4444 16 4 fours            Ann      40      38      *0      46
+total                                  321     312     288     341
+calls/3                                  1       1       0       2
+* went out, ' a call, ~ corrected
+Cy wins with 288
+''', id="80-columns-spell-the-contracts"),
+    pytest.param([], f"log --last 2 -s {EXAMPLE}", "40", 0, '''\
+56 Dee scores 46 points; round 9 closed;
+   Cy wins with 288
+57 round 2 corrected: Bob held KD 10 +
+   3H 3 + 8D 8 + 2C 2 + 2H 2 + 3C 3 + 4D
+   4 + 5H 5 + 6C 6 + 2S 2 = 45, not 50;
+   Bob's total 312; Cy wins with 288
+''', id="log-reads-the-hand-card-by-card"),
+    pytest.param(six_players(), "show", "40", 0, '''\
+KALOOKI six
+rnd by   Anna Ann2   Cy  Dee  Eve  Fay
+ 1  Anna   41  150   *0   41   41   41
+ 2  Ann2   42  150   42  *'0   42   42
+ 3  Cy     43  150   43   43   *0   43
+ 4  Dee    44  150   44   44   44   *0
+ 5  Eve    *0  150   45  '47 "'45   45
+ 6  Fay    46   *0   46   46   46   46
+ 7  Anna   47   99   *0   47   47   47
+ 8  Ann2   48   99   48   *0   48   48
+ 9  Cy     49   99   49   49   *0   49
+total     360 1047  317  317  313  361
+calls/3     0    0    0    2    3    0
+* went out, ' a call, " two calls
+Anna=Annabelle Ann2=Annalise
+Eve wins with 313
+''', id="six-players-over-1000"),
+    pytest.param(six_players(), "show --totals", "40", 0, '''\
+KALOOKI six: totals
+rnd by     Anna Ann2   Cy  Dee  Eve  Fay
+  1 Anna     41  150   *0   41   41   41
+  2 Ann2     83  300   42  *41   83   83
+  3 Cy      126  450   85   84  *83  126
+  4 Dee     170  600  129  128  127 *126
+  5 Eve    *170  750  174  175  172  171
+  6 Fay     216 *750  220  221  218  217
+  7 Anna    263  849 *220  268  265  264
+  8 Ann2    311  948  268 *268  313  312
+  9 Cy      360 1047  317  317 *313  361
+* went out
+Eve wins with 313
+''', id="six-players-totals"),
+    pytest.param(MID, "show", "40", 0, '''\
+KALOOKI mid
+rnd code dl by    Ann   Bob    Cy   Dee
+ 1  333   9 Ann    *0    40    50    60
+ 2> 334  10 Bob     .     .    '.     .
+total               0    40    50    60
+calls/3             0     0     1     0
+* went out, ' a call
+1) 7S 7H 7D (Bob)
+2) 8S 8H 8D (Bob)
+3) 2S 3S 4S 5S (Bob)
+4) 10S 10H 10D (Dee)
+5) JS JH JD (Dee)
+6) 2H 3H 4H JK (Dee)
+7) QS QH QD (Ann)
+8) KS KH KD (Ann)
+9) 2D 3D 4D 5D (Ann)
+R2 334 (2 threes + 1 four), Bob deals
+down: Ann, Bob, Dee
+''', id="unplayed-rounds-give-way-first"),
+    pytest.param([*MID, "kal out Bob"], "kal hand Cy 5H 6H", "40", 1, '''\
+error: 2 cards typed, but Cy holds 12 cards (10 dealt + 2 for 1 call, never laid down)
+''', id="a-mistyped-hand-says-the-count"),
+    pytest.param([*MID, "kal out Bob"], "kal hand Cy --points 12", "40", 1,
+                 "error: 12 points typed, but Cy holds 12 cards (10 dealt + 2 for 1 call,"
+                 " never laid down): they score 20 to 300\n", id="points-no-12-cards-make"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("setup", "command", "columns", "code", "expected"), SCREENS)
+def test_kalooki_screens_are_exact(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    setup: list[str],
+    command: str,
+    columns: str,
+    code: int,
+    expected: str,
+) -> None:
+    monkeypatch.setenv("LINES", "24")
+    if setup:  # one shell for the whole game: no replay between the lines
+        assert referee(*setup[0].split()).code == 0
+        monkeypatch.setattr(
+            "sys.stdin", io.StringIO("".join(f"{x.removeprefix('kal ')}\n" for x in setup[1:]))
+        )
+        played = referee("shell")
+        assert played.code == 0 and not played.err, played
+    monkeypatch.setenv("COLUMNS", columns)
+    result = referee(*command.split())
+    shown = "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
+    assert (result.code, shown) == (code, expected)
+    assert max(len(line) for line in result.out.splitlines() or [""]) <= int(columns)
+
+
+def test_show_totals_is_for_kalooki_only(referee: Runner) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "--name", "k").code == 0
+    result = referee("show", "--totals")
+    assert result.code == 2 and "show --totals is for a game of rounds, not kariki" in result.err
+
+
+def test_calls_stay_on_the_sheet_after_the_game(referee: Runner) -> None:
+    import json
+
+    doc = json.loads(referee("show", "--json", "-s", EXAMPLE).out)
+    assert doc["phase"] == "over"
+    assert [p["calls"] for p in doc["players"]] == [
+        [0, 0, 0, 0, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 2, 0, 0, 0, 0, 0, 0],
+    ]  # fmt: skip
+    assert doc["rounds"][1] == {"round": 2, "dealer": "Bob", "out": "Dee", "corrected": ["Bob"]}
