@@ -78,16 +78,20 @@ def test_a_changed_byte_a_new_session_or_a_new_screen_is_never_answered_from_the
     key = answers.answer_key(["show"])
     assert key is not None
     printed(capsys, answers.answer, ["show"])
-    assert answers.read_answer(key) is not None
+    assert answers.read_answer(key.name) is not None
     night.write_bytes(night.read_bytes() + b"\n# a hand edit\n")
-    assert answers.answer_key(["show"]) != key
-    changed = answers.answer_key(["show"])
+    def name(argv: list[str]) -> str | None:
+        found = answers.answer_key(argv)
+        return found.name if found is not None else None
+
+    assert name(["show"]) != key.name
+    changed = name(["show"])
     (home / "sessions" / "other.toml").write_bytes(night.read_bytes())  # another session saved
-    assert answers.answer_key(["show"]) != changed
+    assert name(["show"]) != changed
     monkeypatch.setenv("COLUMNS", "41")
-    assert answers.answer_key(["show"]) not in (key, changed)
+    assert name(["show"]) not in (key.name, changed)
     monkeypatch.setenv("TZ", "Europe/Berlin")
-    assert answers.answer_key(["log"]) != answers.answer_key(["log", "--json"])
+    assert name(["log"]) != name(["log", "--json"])
 
 
 @pytest.mark.parametrize(
@@ -129,7 +133,7 @@ def test_a_planted_or_linked_answer_is_never_printed(
     key = answers.answer_key(["show"])
     assert key is not None
     printed(capsys, answers.answer, ["show"])
-    entry = Path(answers._folder()) / key
+    entry = Path(answers._folder()) / key.name
     planted = tmp_path / "planted"
     planted.write_text("Mallory WINS\n")
     entry.unlink()
@@ -188,7 +192,8 @@ def test_how_to_start_is_answered_too(
         assert printed(capsys, answers.answer, []) == ordinary
     assert "No session yet" in ordinary[1]
     assert run(["new", "kariki", "Ann", "Bob"]) == 0
-    assert answers.answer_key([]) != answers.answer_key(["show"])  # now a session's card
+    bare, show = answers.answer_key([]), answers.answer_key(["show"])
+    assert bare is not None and show is not None and bare.name != show.name  # a session's card
 
 
 @pytest.mark.parametrize("example", EXAMPLES[:1], ids=lambda p: p.stem)
@@ -209,3 +214,31 @@ def test_the_shell_opens_from_the_kept_replay(
     monkeypatch.setattr(codec, "replay_of", counting)
     Shell(None)
     assert replays == []
+
+
+@pytest.mark.parametrize("example", EXAMPLES[:1], ids=lambda p: p.stem)
+def test_a_save_between_the_key_and_the_run_is_never_kept_under_the_old_bytes(
+    night: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another terminal saves after the key was made and before the run reads the file: the
+    card of the new bytes is shown, but never kept as the answer for the old ones."""
+    import referee.cli
+
+    before = night.read_bytes()
+    key = answers.answer_key(["show"])
+    assert key is not None
+    real = referee.cli.run
+
+    def another_terminal_saves_first(argv: list[str], *more: object) -> int:
+        night.write_bytes(before + b"\n# saved by another terminal\n")
+        return real(argv, *more)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(referee.cli, "run", another_terminal_saves_first)
+    printed(capsys, answers.answer, ["show"])
+    assert answers.read_answer(key.name) is None
+
+
+def test_an_older_schema_is_never_answered(home: Path) -> None:
+    old = Path(__file__).parent / "data" / "schema0-kariki.toml"
+    assert old.exists()
+    assert answers.answer_key(["show", str(old)]) is None

@@ -225,6 +225,43 @@ def test_a_provisional_win_counts_for_nobody_until_the_night_is_settled(
         row: dict[str, object] = next(p for p in found["players"] if p["name"] == "Ann")
         return row
 
+    def nights() -> list[dict[str, object]]:
+        document = json.loads(referee("stats", "--json").out)
+        found: list[dict[str, object]] = document["money"]["nights"]
+        return found
+
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (0, 0, "-")
+    assert nights() == [] and ann()["money"] is None  # the pot is still on the table
     assert referee("kariki", "settle").code == 0
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (1, 1, "W")
+    assert [night["sum"] for night in nights()] == [0]
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        pytest.param("created", "0001-01-01T00:00:00+14:00", id="created-before-year-1-utc"),
+        pytest.param("updated", "9999-12-31T23:59:59-12:00", id="updated-after-9999-utc"),
+    ],
+)
+def test_a_time_no_clock_can_show_is_never_a_traceback(
+    referee: Runner, home: Path, field: str, value: str
+) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "--name", "n").code == 0
+    assert referee("kariki", "claim", "9").code == 0
+    path = session_file(home, "n")
+    text = path.read_text()
+    path.write_text(text.replace(text.split(f"{field} = ")[1].split("\n")[0], f'"{value}"', 1))
+    for argv in (["stats"], ["sessions"], ["log"], ["show"], ["export", "--format", "html"],
+                 ["export", "--format", "md"]):  # fmt: skip
+        result = referee(*argv)  # an uncaught error would raise out of run() here
+        assert result.code in (0, 3), (argv, result)
+        assert "Traceback" not in result.err
+
+
+def test_a_player_card_ranks_by_wins_with_ties_shared(referee: Runner, home: Path) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "Cy", "--buy-in", "0").code == 0
+    assert referee("kariki", "slash", "bob", "--count", "15").code == 0
+    assert referee("kariki", "slash", "cy", "--count", "15").code == 0
+    lines = referee("stats", "--player", "cy").out.splitlines()
+    assert "kariki: 0 won of 1, by wins 2nd= of 3" in lines  # Bob and Cy: equal, never by name

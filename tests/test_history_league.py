@@ -289,7 +289,7 @@ def test_the_player_card_at_forty_columns(referee: Runner, league: Path) -> None
         "streak: W1 now, longest 1 win",
         "last 10: W-",  # the night's game, then the unfinished start
         *paid,
-        "kariki: 1 won of 2, 1st of 5",
+        "kariki: 1 won of 2, by wins 1st of 5",
         "plays per month:",
         "2026-11 ## 2",
     ]

@@ -198,3 +198,13 @@ def test_a_kariki_action_on_another_games_session_is_one_line(
     assert (result.code, result.err.count("\n")) == (2, 1), result.err
     assert "dice is a liars session" in result.err and "Traceback" not in result.err
     assert session_file(home, "dice").read_bytes() == before
+
+
+def test_an_action_while_a_buyback_is_open_says_who_leads_not_who_won(referee: Runner) -> None:
+    assert referee("new", "kariki", "Ann", "Bob", "--name", "t").code == 0
+    assert referee("kariki", "slash", "bob", "--count", "15").code == 0
+    refused = referee("kariki", "claim", "9")
+    assert refused.code == 1
+    assert "Ann leads" in refused.err and "settle" in refused.err and "won" not in refused.err
+    assert referee("kariki", "settle").code == 0
+    assert "Ann won" in referee("kariki", "claim", "9").err

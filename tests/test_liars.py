@@ -852,3 +852,23 @@ def test_another_games_action_on_a_liars_session_is_refused(referee: Runner, hom
     result = referee("kariki", "claim", "9", "-s", "friday")
     assert result.code == 2 and result.err.startswith("error: friday is a liars session: its")
     assert snapshot(session_file(home)) == before
+
+
+@pytest.mark.parametrize("example", ["liars-dice-night", "perudo-night"])
+def test_places_follow_the_order_players_went_out(example: str) -> None:
+    """The last player out is the runner-up, the first out is last (not seat order)."""
+    from referee import storage
+    from referee.session import states
+
+    path = Path(__file__).parents[1] / "examples" / f"{example}.toml"
+    session = storage.load(path).session
+    out_order = [
+        fact.player
+        for state in states(session)
+        for fact in state.ruling
+        if type(fact).__name__ == "WentOut"
+    ]
+    final = storage.load(path).state
+    outcome = session.engine.outcome(final)
+    assert outcome.finished and len(out_order) == len(session.players) - 1
+    assert list(outcome.standings) == [*outcome.winners, *reversed(out_order)]

@@ -38,6 +38,7 @@ ENVIRONMENT = (
 MAX_SESSION_BYTES = 8 * 1024 * 1024  # the reader's limit: a larger file is the ordinary path's
 MAX_ANSWERS = 2000  # kept answers; past it the older half is dropped
 SWITCH = "REFEREE_NO_ANSWERS"  # set: always the ordinary path (benchmarks, tests)
+CURRENT_SCHEMA = b"schema = 1\n"  # storage.codec.SCHEMA, as every save writes it
 
 
 def main() -> None:
@@ -56,7 +57,7 @@ def answer(argv: Sequence[str]) -> int:
     answer when it is a read-only command that succeeded and said nothing on stderr)."""
     key = None if SWITCH in os.environ else answer_key(argv)
     if key is not None:
-        kept = read_answer(key)
+        kept = read_answer(key.name)
         if kept is not None:
             sys.stdout.write(kept)
             sys.stdout.flush()
@@ -65,14 +66,20 @@ def answer(argv: Sequence[str]) -> int:
 
     if key is None:
         return run(argv)
+    from referee.cli.common import Workspace
+
+    space = Workspace()  # what the run loads is left here, to check what it drew
     out, err = Tee(sys.stdout), Tee(sys.stderr)
     sys.stdout, sys.stderr = out, err  # a Tee stands in for both
     try:
-        code = run(argv)
+        code = run(argv, space)
     finally:
         sys.stdout, sys.stderr = out.real, err.real
-    if code == 0 and not err.parts and out.parts:
-        keep_answer(key, "".join(out.parts))
+    drawn = space.known.digest if space.known is not None else ""  # "": no session, how to start
+    # Kept only if the run drew exactly the bytes the key was made of: another terminal may
+    # have saved in between, and its card must never be kept under these bytes' key.
+    if code == 0 and not err.parts and out.parts and drawn == key.digest:
+        keep_answer(key.name, "".join(out.parts))
     return code
 
 
@@ -168,6 +175,11 @@ def _session_bytes(path: str) -> bytes | None:
         return handle.read(MAX_SESSION_BYTES + 1)
 
 
+def _is_current(raw: bytes) -> bool:
+    """Whether a session file says it has today's schema (older files are migrated)."""
+    return raw.startswith(CURRENT_SCHEMA) or b"\n" + CURRENT_SCHEMA in raw[:4096]
+
+
 def _screen() -> list[object]:
     """What the drawing may depend on: a terminal's size and encoding, the time zone."""
     tty = os.isatty(1)
@@ -181,8 +193,18 @@ def _screen() -> list[object]:
     return [tty, size, encoding, time.tzname, time.timezone, time.altzone, time.daylight]
 
 
-def answer_key(argv: Sequence[str]) -> str | None:
-    """The digest an answer to this line is kept under, or None when it cannot be answered."""
+class Key:
+    """What an answer is kept under (`name`), and the digest of the session's bytes in it."""
+
+    __slots__ = ("digest", "name")
+
+    def __init__(self, name: str, digest: str) -> None:
+        self.name = name
+        self.digest = digest
+
+
+def answer_key(argv: Sequence[str]) -> Key | None:
+    """What an answer to this line is kept under, or None when it cannot be answered."""
     try:
         found = parse(argv)
         if found is None:
@@ -191,7 +213,11 @@ def answer_key(argv: Sequence[str]) -> str | None:
         raw = _session_bytes(path) if path else None
         if raw is None and not (path is None and found == (None, None)):
             return None  # a session that cannot be read: the ordinary path says why
+        if raw is not None and not _is_current(raw):
+            return None  # an older file is migrated with a ruleset file beside it: not only bytes
         from referee.codeid import code_digest
+
+        digest = hashlib.sha256(raw).hexdigest() if raw is not None else ""
 
         try:
             listing = os.stat(os.path.join(data_folder(), "sessions")).st_mtime_ns
@@ -203,12 +229,12 @@ def answer_key(argv: Sequence[str]) -> str | None:
             [os.environ.get(name) for name in ENVIRONMENT],
             _screen(),
             path,  # None for a bare `referee` with no session: how to start
-            hashlib.sha256(raw).hexdigest() if raw is not None else None,
+            digest,
             listing,
         ]
     except (OSError, ValueError, UnicodeError):
         return None
-    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return Key(hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest(), digest)
 
 
 # ---------------------------------------------------------------------------- the store

@@ -20,8 +20,14 @@ PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _sources(package: str) -> list[tuple[str, str]]:
-    """(path, name below the package) of every Python source, in a stable order."""
+    """(path, name below the package) of every Python source and bundled ruleset, in a stable
+    order. The rulesets ship in the package (installed) or sit at the checkout's top (run from
+    a checkout), as `storage.rulesets` finds them."""
     found = []
+    top = os.path.join(os.path.dirname(os.path.dirname(package)), "rulesets")
+    if not os.path.isdir(os.path.join(package, "rulesets")) and os.path.isdir(top):
+        for name in sorted(n for n in os.listdir(top) if n.endswith(".toml")):
+            found.append((os.path.join(top, name), f"rulesets/{name}"))
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(n for n in names if n.endswith(".py") or n.endswith(".toml")):

@@ -568,7 +568,7 @@ def stats(
             day = local_date(summary.played)
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
-            money = summary.money(name)
+            money = summary.money(name) if summary.decided else None
             if money is not None:
                 total = row["money"] or {"paid": 0, "won": 0, "net": 0}
                 row["money"] = {k: total[k] + money[k] for k in total}
@@ -676,11 +676,14 @@ def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
 
 
 def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
-    """Each night played for money (who paid, won, net; the nets sum to zero when the pot is
-    shared out whole) and each player's totals."""
+    """Each night played for money and decided (who paid, won, net; the nets sum to zero: the
+    pot is shared out whole) and each player's totals. A night still on the table, or won only
+    provisionally, has its pot unclaimed: it counts once it is settled."""
     nights = []
     totals: dict[str, dict[str, int]] = {}
     for summary in picked:
+        if not summary.decided:
+            continue
         kept = {n: summary.money(n) for n in summary.players}
         if all(v is None for v in kept.values()):
             continue

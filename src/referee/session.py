@@ -215,9 +215,12 @@ def event_time(text: str) -> Any:
 
     try:
         found = datetime.fromisoformat(text)
-    except ValueError:
+        if found.tzinfo is None or not 1900 <= found.year <= 9000:
+            return None
+        found.astimezone()  # a time no local clock can show (year 1 at +14:00) is not one
+    except (ValueError, OverflowError, OSError):
         return None
-    return found if found.tzinfo is not None else None
+    return found
 
 
 def append(session: Session, state: Any, event: Any, at: str | None = None) -> tuple[Session, Any]:

@@ -540,7 +540,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         output.error_line("aborted")
         return 1
     except ClickException as error:  # usage: a missing argument, an unknown option
-        hint = "" if space is not None else " (see --help)"
+        hint = "" if space is not None and space.keeps_replays else " (see --help)"  # the shell
         output.error_line(f"{error.format_message()}{hint}")
         return error.exit_code
     except OSError as error:  # a disk problem no layer below turned into a StorageError

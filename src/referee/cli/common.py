@@ -247,7 +247,11 @@ def actor(session: Session, state: Any, by: str | None) -> str:
         return resolve_player(session, by)
     turn = session.engine.turn(state)
     if turn is None:
-        winners = " and ".join(session.engine.outcome(state).winners) or "nobody"
+        result = session.engine.outcome(state)
+        winners = " and ".join(result.winners) or "nobody"
+        if result.provisional:  # one more event may still change it (a buy-back on offer)
+            actions = " or ".join(repr(a) for a in session.engine.legal_actions(state))
+            raise RuleViolation(f"the game is over: {winners} leads; {actions} the night")
         raise RuleViolation(f"the game is over: {winners} won")
     return turn
 

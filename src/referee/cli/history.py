@@ -392,11 +392,15 @@ def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
         m = row["money"]
         lines.append(f"money: paid {m['paid']}, won {m['won']}, net {_signed(m['net'])}")
     for ruleset, board in doc["leaderboards"].items():
-        rank = next((i for i, r in enumerate(board, 1) if r["name"] == name), None)
-        if rank is not None:
-            mine = board[rank - 1]
-            lines.append(f"{ruleset}: {mine['wins']} won of {mine['games']}, "
-                         f"{_ordinal(rank)} of {len(board)}")  # fmt: skip
+        mine = next((r for r in board if r["name"] == name), None)
+        if mine is not None:
+            # A rank by wins (fewer games breaks a tie), shared by equals: never a place,
+            # which the places line above gives.
+            key = (-mine["wins"], mine["games"])
+            rank = 1 + sum(1 for r in board if (-r["wins"], r["games"]) < key)
+            tied = sum(1 for r in board if (-r["wins"], r["games"]) == key) > 1
+            lines.append(f"{ruleset}: {mine['wins']} won of {mine['games']}, by wins "
+                         f"{_ordinal(rank)}{'=' if tied else ''} of {len(board)}")  # fmt: skip
     return lines
 
 

@@ -83,7 +83,8 @@ class SessionSource:
             self.shown = path.stem
             card = share.share_card(loaded.session, loaded.state)
             body, title = share.fragment(card), card.title
-        except RefereeError as error:
+        except (RefereeError, OSError, ValueError, OverflowError) as error:
+            # The page stays up whatever the file holds: it says what is wrong, never dies.
             body = share.notice(f"{error}; the card comes back when the session does")
             title = "referee"
         return Page(share.document(body, title, script=SCRIPT, version=version), body)

@@ -628,8 +628,12 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
-    if state.is_finished or (state.is_over and not isinstance(event, BuyBack | Settle)):
+    if state.is_finished:
         raise RuleViolation(f"the game is over: {state.winner or 'nobody'} won")
+    if state.is_over and not isinstance(event, BuyBack | Settle):
+        raise RuleViolation(
+            f"the game is over: {state.winner or 'nobody'} leads; 'buyback' or 'settle' first"
+        )
     facts: list[Fact] = []
     before = state
     match event:

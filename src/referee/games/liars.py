@@ -280,6 +280,7 @@ class Cup:
     nickname: str | None = None
     dice: int = 0
     had_palifico: bool = False
+    out_at: int = 0  # the number of the event that took his last die (0: still in)
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,6 +557,7 @@ def _call(state: State, event: Call) -> State:
         facts.append(LostDie(state.name(loser), cups[loser].dice))
         left_in = sum(1 for c in cups if c.dice > 0)
         if cups[loser].dice == 0:
+            cups[loser] = replace(cups[loser], out_at=state.events + 1)
             facts.append(WentOut(state.name(loser)))
         elif (
             cups[loser].dice == 1
@@ -690,8 +692,10 @@ def has_calza(state: State) -> bool:
 
 
 def outcome(state: State) -> Outcome:
-    """Finished when one player has dice; standings by dice left."""
-    order = sorted(range(len(state.cups)), key=lambda i: -state.cups[i].dice)
+    """Finished when one player has dice; standings by dice left, then by when each went out
+    (the last out is the runner-up)."""
+    cups = state.cups
+    order = sorted(range(len(cups)), key=lambda i: (-cups[i].dice, -cups[i].out_at))
     standings = tuple(state.name(i) for i in order)
     if not state.is_over:
         return Outcome(False, (), standings)

@@ -66,11 +66,11 @@ def local_date(stamp: str) -> str:
     """An ISO time as the reader's local date and time: `Sun 29 Nov 2026, 15:04`."""
     try:
         found = datetime.fromisoformat(stamp)
-    except ValueError:
-        return ""
-    if found.tzinfo is None:
+        if found.tzinfo is not None:
+            found = found.astimezone()
         return found.strftime("%a %d %b %Y, %H:%M")
-    return found.astimezone().strftime("%a %d %b %Y, %H:%M")
+    except (ValueError, OverflowError, OSError):
+        return ""
 
 
 def result_line(outcome: Outcome, turn: str | None) -> str:

@@ -122,8 +122,11 @@ class Cache:
         return replace(parsed, state=state)
 
     def put(self, loaded: Loaded) -> None:
-        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort)."""
-        if not loaded.digest:
+        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort).
+
+        Not of an older schema's file: its migration reads the ruleset it names, a file beside
+        the session's bytes, so those bytes alone do not decide its replay."""
+        if not loaded.digest or loaded.schema != SCHEMA:
             return
         with contextlib.suppress(ValueError, TypeError):
             document = {
