@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import session_file
-from referee import answers, codeid
+from referee import answers, codeid, storage
 from referee.cli import run
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
@@ -205,13 +205,13 @@ def test_the_shell_opens_from_the_kept_replay(
 
     assert run(["show"]) == 0  # the ordinary path replays once and keeps the replay
     replays: list[Path] = []
-    real = codec.decode
+    real = codec.replay_of
 
-    def counting(path: Path, raw: bytes, digest: str) -> object:
-        replays.append(path)
-        return real(path, raw, digest)
+    def counting(parsed: storage.Loaded) -> object:
+        replays.append(parsed.path)
+        return real(parsed)
 
-    monkeypatch.setattr(codec, "decode", counting)
+    monkeypatch.setattr(codec, "replay_of", counting)
     Shell(None)
     assert replays == []
 

@@ -6,22 +6,22 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import Runner, every_game, examples_of
+from conftest import Runner, every_game, examples_of, wait_until
 from referee import games, storage
 from referee.cli.shell import Shell
 
 WRITER = """
-import sys, time
+import os, sys, time
 from pathlib import Path
 go = Path(sys.argv[1])
+from referee.cli import run
+Path(f"{go}.ready.{os.getpid()}").touch()
 while not go.exists():
     time.sleep(0.002)
-from referee.cli import run
 print("ok" if run(sys.argv[2:]) == 0 else "refused", flush=True)
 """
 
@@ -47,9 +47,10 @@ def test_processes_acting_at_once_lose_nothing_and_double_nothing(
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for argv in commands
     ]  # fmt: skip
-    time.sleep(0.3)
+    # Released together once every writer is ready and waiting (observed, not a time guess).
+    wait_until(lambda: len(list(tmp_path.glob("go.ready.*"))) == len(writers), "the writers")
     go.touch()
-    outputs = [w.communicate(timeout=60) for w in writers]
+    outputs = [w.communicate(timeout=600) for w in writers]  # a guard against a hang
     said = [out.strip().splitlines()[-1] for out, _ in outputs]  # after the card, the verdict
     assert set(said) <= {"ok", "refused"} and "ok" in said, outputs
     loaded = storage.load(home / "sessions" / "s.toml")

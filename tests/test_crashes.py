@@ -91,7 +91,9 @@ def test_import_rename_and_use_killed_mid_write(
     assert referee("kariki", "claim", "9").code == 0
     dump = tmp_path / "s.json"
     assert referee("export", "-f", "json", "-o", str(dump)).code == 0
-    assert run_killed(home, ["import", str(dump), "--name", "t"], point).returncode == -9
+    # --as-copy: the session is here already (its id), so a plain import would be refused.
+    importing = ["import", str(dump), "--name", "t", "--as-copy"]
+    assert run_killed(home, importing, point).returncode == -9
     imported = home / "sessions" / "t.toml"
     assert (events_in(imported) == 1) if point == "after_replace" else not imported.exists()
     assert run_killed(home, ["rename", "s", "u"], point).returncode == -9

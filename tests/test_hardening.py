@@ -90,14 +90,14 @@ def test_a_cache_folder_others_can_write_is_never_read(
     cache = storage.Cache.default()
     loaded = storage.load(session_file(home))
     cache.put(loaded)
-    assert cache.get(loaded.path, loaded.digest) == loaded
+    assert cache.get(loaded) == loaded
     if unsafe == "group-writable":
         cache.root.chmod(0o770)
     else:
         real = tmp_path / "elsewhere"
         shutil.move(cache.root, real)
         cache.root.symlink_to(real)
-    assert cache.get(loaded.path, loaded.digest) is None
+    assert cache.get(loaded) is None
 
 
 def test_a_symlinked_entry_is_not_followed(referee: Runner, home: Path, tmp_path: Path) -> None:
@@ -109,7 +109,7 @@ def test_a_symlinked_entry_is_not_followed(referee: Runner, home: Path, tmp_path
     elsewhere = tmp_path / "planted.json"
     entry.rename(elsewhere)
     entry.symlink_to(elsewhere)
-    assert cache.get(loaded.path, loaded.digest) is None
+    assert cache.get(loaded) is None
 
 
 # ------------------------------------------------------------------ 2. the cache is never stale
@@ -124,13 +124,13 @@ def test_an_edited_engine_replays(
     cache = storage.Cache.default()
     assert storage.load(path, cache) == storage.load(path)
     replays: list[Path] = []
-    real = codec.decode
+    real = codec.replay_of
 
-    def counting(p: Path, raw: bytes, digest: str) -> storage.Loaded:
-        replays.append(p)
-        return real(p, raw, digest)
+    def counting(parsed: storage.Loaded) -> object:
+        replays.append(parsed.path)
+        return real(parsed)
 
-    monkeypatch.setattr(codec, "decode", counting)
+    monkeypatch.setattr(codec, "replay_of", counting)
     storage.load(path, cache)
     assert replays == []  # same code, same bytes: served from the cache
     monkeypatch.setattr(cache_module, "code_digest", lambda: "an edited engine")

@@ -110,6 +110,9 @@ def test_kr_never_moves_without_a_result(
     clock(monkeypatch, 13)  # every save from here is later than every match's end
     for args in change:
         result = referee(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+        if args[0] == "import":  # the match is here already (its id): refused (issue 18)
+            assert result.code == 2 and "already here as m1" in result.err, result
+            continue
         assert result.code == 0, result
     after = kr_doc(referee)
     assert after["players"] == before["players"]
@@ -160,11 +163,14 @@ def test_ratings_help_says_the_order(referee: Runner) -> None:
 
 
 def test_an_imported_copy_counts_once(
-    referee: Runner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path
 ) -> None:
     ranked(referee, monkeypatch, "m1", ("Ann", "Bob"), "Bob", 10)
     assert referee("export", "-f", "json", "-s", "m1", "-o", str(tmp_path / "m1.json")).code == 0
-    assert referee("import", str(tmp_path / "m1.json"), "--name", "copy").code == 0
+    # The match is here already (its id), so importing it again is refused (issue 18); a copy
+    # of its file made by hand is the same match, and counts once.
+    assert referee("import", str(tmp_path / "m1.json"), "--name", "copy").code == 2
+    shutil.copy(home / "sessions" / "m1.toml", home / "sessions" / "copy.toml")
     doc = kr_doc(referee)
     assert len(doc["matches"]) == 1
     assert doc["players"][0] == {"name": "Ann", "kr": 1516, "matches": 1, "wins": 1, "losses": 0}
@@ -256,10 +262,16 @@ def test_the_json_document_is_documented(
 # ------------------------------------------------------------------ the end of a match
 
 
-def test_the_match_end_screen_shows_the_kr_change(referee: Runner) -> None:
+def test_the_match_end_screen_shows_the_kr_change(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock(monkeypatch, 10)
     referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--ranked", "--name", "one")
     last = referee("kr", "resign", "Bob").out.splitlines()[-1]
     assert last == "KR: Ann 1516 (+16), Bob 1484 (-16)"
+    # The rematch ends later: under one fixed clock the two would tie, and KR would order them
+    # by their (random) session ids.
+    clock(monkeypatch, 11)
     assert referee("kr", "rematch").code == 0
     last = referee("kr", "resign", "Ann").out.splitlines()[-1]
     gain = 32 * (1 - 1 / (1 + 10 ** ((1516 - 1484) / 400)))  # Bob, the weaker, wins
@@ -398,7 +410,11 @@ def test_kr_is_recomputed_identically_after_anything_that_changes_no_result(
             elif kind == "export-import":
                 out = scratch / f"{step}.json"
                 assert referee("export", "-f", "json", "-s", name, "-o", str(out)).code == 0
-                assert referee("import", str(out), "--name", f"copy{step}").code == 0
+                # The same match is here already (its id): refused (issue 18); a copy made by
+                # hand is the same match too, and counts once.
+                assert referee("import", str(out), "--name", f"copy{step}").code == 2
+                sessions = scratch / "home" / "sessions"
+                shutil.copy(sessions / f"{name}.toml", sessions / f"copy{step}.toml")
             else:
                 path = scratch / "home" / "sessions" / f"{name}.toml"
                 os.utime(path, (2_000_000_000 + step, 2_000_000_000 + step))

@@ -76,10 +76,16 @@ class Served:
         return body.decode()
 
 
+def _default_sigint() -> None:
+    # A suite started in the background by a script (`pytest &`) inherits SIGINT ignored, and
+    # so would the server, which Ctrl-C could then never stop: give it the terminal's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(home: Path, *args: str, stdin: int | None = None) -> Served:
     process = subprocess.Popen(
         [sys.executable, "-m", "referee", *args], env=env_for(home), stdin=stdin,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
     )  # fmt: skip
     banner: list[str] = []
     deadline = time.monotonic() + GUARD

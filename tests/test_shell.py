@@ -66,13 +66,13 @@ def test_the_shell_replays_the_file_once_not_per_line(
 ) -> None:
     referee(*START)
     reads: list[Path] = []
-    real = codec.decode
+    real = codec.replay_of
 
-    def counting(path: Path, raw: bytes, digest: str) -> storage.Loaded:
-        reads.append(path)
-        return real(path, raw, digest)
+    def counting(parsed: storage.Loaded) -> object:
+        reads.append(parsed.path)
+        return real(parsed)
 
-    monkeypatch.setattr(codec, "decode", counting)
+    monkeypatch.setattr(codec, "replay_of", counting)
     feed(monkeypatch, "claim 9\npull 4-5\nclaim 9\npull 4-5\nshow\nlog\nundo\nredo\n")
     assert referee("shell").code == 0
     assert len(reads) == 1

@@ -235,9 +235,10 @@ WRITER = """
 import os, sys, time
 from pathlib import Path
 go = Path(sys.argv[1])
-while not go.exists():
-    time.sleep(0.005)
 from referee.cli import run
+Path(f"{go}.ready.{os.getpid()}").touch()
+while not go.exists():
+    time.sleep(0.002)
 for _ in range(int(sys.argv[2])):
     if run(["kariki", "slash", sys.argv[3]]) == 0:
         print("ok", flush=True)
@@ -260,8 +261,10 @@ def test_concurrent_writers_lose_nothing(referee: Runner, home: Path, tmp_path: 
         )
         for name in ("Ann", "Bob", "Cy", "Dee")
     ]
+    # Released together once every writer is ready and waiting (observed, not a time guess).
+    wait_until(lambda: len(list(tmp_path.glob("go.ready.*"))) == len(writers), "the writers")
     go.touch()
-    outputs = [w.communicate(timeout=120) for w in writers]
+    outputs = [w.communicate(timeout=600) for w in writers]  # a guard against a hang
     oks = sum(out.count("ok") for out, _ in outputs)
     assert oks == 4 * per_writer, [err for _, err in outputs]
     session = storage.load(session_file(home)).session
@@ -334,6 +337,7 @@ def test_session_text_reads_back_exactly(
         events=tuple(events),
         undone=tuple(events[:2]),
         created="2026-11-29T00:00:00+00:00",
+        id="0123456789abcdef" * 2,
     )
     assert storage.session_from_doc(tomllib.loads(storage.session_to_text(session))) == session
 

@@ -194,8 +194,10 @@ def json_document(session: Session, session_doc: Mapping[str, Any], summary: Any
 
 def session_doc_of(document: object) -> Mapping[str, Any]:
     """The session document inside a JSON export, or `ValueError` saying what is wrong."""
-    if not isinstance(document, dict) or document.get("referee_export") != EXPORT_FORMAT:
+    version = document.get("referee_export") if isinstance(document, dict) else None
+    if type(version) is not int or version != EXPORT_FORMAT:  # not 1.0, not true
         raise ValueError(f"not a referee export (referee_export = {EXPORT_FORMAT} is missing)")
+    assert isinstance(document, dict)
     found = document.get("session")
     if not isinstance(found, dict):
         raise ValueError("the export holds no session table")
@@ -203,11 +205,25 @@ def session_doc_of(document: object) -> Mapping[str, Any]:
 
 
 def _md(text: str) -> str:
-    """Text inside Markdown: characters that would format or link are escaped."""
+    """Text inside Markdown: characters that would format, link or make an entity are
+    escaped, and a name that looks like a URL or an address is kept from autolinking.
+
+    >>> _md("A&B <b> www.x.io a@b.c http://x")
+    'A&amp;B \\\\<b\\\\> www\\\\.x.io a\\\\@b.c http\\\\://x'
+    """
+    import re
+
     out = []
     for char in text:
-        out.append("\\" + char if char in "\\`*_[]<>#|~" else char)
-    return "".join(out)
+        if char == "&":
+            out.append("&amp;")  # else `&lt;` in a name shows as `<`
+        elif char in "\\`*_[]<>#|~@":  # @: GitHub autolinks a@b.c
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    # GitHub autolinks www.x.y and scheme://...; an escaped character breaks the pattern.
+    escaped = re.sub(r"(?i)\b(www)\.", r"\1\\.", "".join(out))
+    return escaped.replace("://", "\\://")
 
 
 def markdown(session: Session, result: Outcome, card_text: str) -> str:
@@ -359,6 +375,17 @@ class Summary:
     provisional: bool = False
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
     shared: list[int] = field(default_factory=list)  # the game's places, if some share one
+    events: int = 0  # how many events it summarises
+
+    def agrees_with(self, session: Session) -> bool:
+        """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
+        summary that does not is rebuilt, never shown)."""
+        return (
+            self.id == session.id
+            and self.game == session.game
+            and self.players == [p.name for p in session.players]
+            and self.events == len(session.events)
+        )
 
     @property
     def status(self) -> str:
@@ -399,7 +426,8 @@ class Summary:
         """As JSON data."""
         plain = {k: getattr(self, k) for k in (*_SUMMARY_TEXT, *_SUMMARY_LISTS)}
         return plain | {"finished": self.finished, "provisional": self.provisional,
-                        "tally": self.tally, "shared": self.shared}  # fmt: skip
+                        "tally": self.tally, "shared": self.shared,
+                        "events": self.events}  # fmt: skip
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
@@ -413,13 +441,22 @@ class Summary:
             and all(_names(data.get(k)) for k in _SUMMARY_LISTS)
             and isinstance(data.get("finished"), bool) and isinstance(data.get("provisional"), bool)
             and isinstance(tally, dict) and _places_ok(data.get("shared"), data.get("standings"))
+            and type(data.get("events")) is int and data["events"] >= 0
             and all(isinstance(p, str) and isinstance(row, dict)
                     and all(isinstance(k, str) and type(v) is int for k, v in row.items())
                     for p, row in tally.items())
         ):  # fmt: skip
             raise ValueError("not a summary")
-        return cls(**{k: data[k] for k in (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished",
-                                           "provisional", "tally", "shared")})  # fmt: skip
+        kept = (
+            *_SUMMARY_TEXT,
+            *_SUMMARY_LISTS,
+            "finished",
+            "provisional",
+            "tally",
+            "shared",
+            "events",
+        )
+        return cls(**{k: data[k] for k in kept})
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
@@ -469,6 +506,7 @@ def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
         provisional=result.provisional,
         tally=engine.tally(after),
         shared=shared,
+        events=len(session.events),
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import games
@@ -34,6 +34,10 @@ class Session:
     undone: tuple[EventData, ...] = ()  # redo stack, last undone last
     created: str = ""
     updated: str = ""
+    # Who this session is, whatever its file is called: 32 lowercase hex digits, random when
+    # made (`new`), kept through saves, exports and imports; a file from before ids gets one
+    # derived from its content (`derived_id`).
+    id: str = field(default_factory=lambda: new_id())
 
     @property
     def engine(self) -> Game[Any, Any, Any, Any]:
@@ -52,6 +56,39 @@ class ReplayError(RefereeError):
         self.error = error
 
 
+_ID_RE = re.compile(r"[0-9a-f]{32}", re.ASCII)
+
+
+def new_id() -> str:
+    """A fresh random session id."""
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def check_id(text: object) -> str:
+    """A session id as files hold it: 32 lowercase hex digits."""
+    if not isinstance(text, str) or not _ID_RE.fullmatch(text):
+        raise UsageError(f"'id' must be 32 lowercase hex digits, not {text!r:.40}")
+    return text
+
+
+def derived_id(session: Session) -> str:
+    """The id of a session from before ids: a digest of what cannot change once it began (its
+    game, creation time, players and first events), so every read of it gives the same id and
+    a hand copy of it the same one."""
+    import hashlib
+    import json
+
+    basis = [
+        session.game,
+        session.created,
+        [[p.name, p.nickname] for p in session.players],
+        [dict(e) for e in session.events[:8]],
+    ]
+    return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:32]
+
+
 def check_session_name(text: str) -> str:
     """A session name from the allow-list: letters, digits, `_ . -`; never a path."""
     if not _SESSION_NAME_RE.fullmatch(text) or text.endswith(".toml") or ".." in text:
@@ -67,7 +104,12 @@ def parse_players(
     """Players from `Name` or `Name=Nickname`, plus `--nick Name=Nickname` options."""
     players: list[PlayerInfo] = []
     for spec in specs:
-        name, _, nick = spec.partition("=")
+        name, sep, nick = spec.partition("=")
+        if sep and not name.strip():
+            raise UsageError(
+                f"bad player {quote(spec)}: the name goes before '=', the nickname after,"
+                " like Ann=Annie"
+            )
         nickname = check_name(nick, "nickname") if nick.strip() else None
         players.append(PlayerInfo(check_name(name), nickname))
     for spec in nicknames:
@@ -134,6 +176,16 @@ def states(session: Session) -> Iterator[Any]:
         except RefereeError as error:
             raise ReplayError(number, error) from None
         yield state
+
+
+def check_undone(session: Session) -> None:
+    """Every event on the redo stack is an event of the game (it is applied only at `redo`)."""
+    engine = session.engine
+    for number, data in enumerate(session.undone, start=1):
+        try:
+            event_of(engine, data)
+        except RefereeError as error:
+            raise UsageError(f"undone event {number}: {error}") from None
 
 
 def replay(session: Session) -> Any:

@@ -246,6 +246,7 @@ def list_sessions(
     space = workspace(ctx)
     current = storage.current_ref(space.home)
     rows: list[dict[str, Any]] = []
+    first_of: dict[str, str] = {}  # session id -> the first file holding it
     for path in storage.session_files(space.home):
         row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
         row["current"] = current in (path.stem, str(path))
@@ -257,6 +258,9 @@ def list_sessions(
             rows.append(row)
             continue
         result = loaded.session.engine.outcome(loaded.state)
+        original = first_of.setdefault(loaded.session.id, path.stem)
+        if original != path.stem:  # a file copied by hand: one session, counted once
+            row["copy_of"] = original
         row.update(
             game=loaded.session.game,
             players=[p.name for p in loaded.session.players],
@@ -277,7 +281,10 @@ def list_sessions(
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
         keys = ("name", "game", "players", "status", "winners", "updated", "path")
-        output.print_json([{k: r.get(k) for k in keys} for r in rows])
+        extra = ("copy_of",)  # only on a hand copy of another file
+        output.print_json(
+            [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
+        )
         return
     if not rows:
         output.print_text("no sessions yet: referee new GAME PLAYER...")
@@ -295,6 +302,8 @@ def list_sessions(
             f"{mark} {r['name']}\n    {r['game']}, {status[r['status']]}, {when}\n"
             f"    {', '.join(r['players'])}"
         )
+        if "copy_of" in r:
+            lines.append(f"    a copy of {r['copy_of']}: counted once")
     output.print_wrapped("\n".join(lines))
 
 

@@ -21,6 +21,7 @@ from referee.cli.common import (
 )
 from referee.errors import RefereeError, StorageError, UsageError
 from referee.session import Session, check_session_name, initial, replay
+from referee.text import printable
 
 
 class Format(Enum):
@@ -65,11 +66,13 @@ def export(
     page (html), a picture (svg, or png with the png extra), or with sqlite (and --all, every
     session) a database.
     """
+    to_stdout = out is not None and str(out) == storage.STDOUT  # `-o -`
     if format is Format.SQLITE:
         if out is None:
-            raise UsageError("sqlite is a binary file: give -o FILE")
+            raise UsageError("sqlite is a binary file: give -o FILE (or -o - for stdout)")
         _export_sqlite(ctx, out, force, all_sessions, session)
-        output.print_text(f"exported to {out}")
+        if not to_stdout:
+            output.print_text(f"exported to {out}")
         return
     if all_sessions:
         raise UsageError("--all goes with --format sqlite")
@@ -77,7 +80,7 @@ def export(
         raise UsageError("--scores goes with --format csv")
     loaded = open_session(ctx, session)
     if format is Format.PNG:
-        if out is None:
+        if out is None or to_stdout:
             raise UsageError("png is a binary file: give -o FILE")
         from referee.render.share import share_card
         from referee.render.share_png import png
@@ -86,7 +89,7 @@ def export(
         output.print_text(f"exported to {out}")
         return
     text = history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format)
-    if out is None:
+    if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
     storage.write_new(out, text.encode("utf-8"), force=force)
@@ -195,30 +198,48 @@ def import_session(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A JSON export.")],
     name: NameOpt = None,
+    as_copy: Annotated[
+        bool, typer.Option("--as-copy", help="Import a session that is here already, anew.")
+    ] = False,
 ) -> None:
     """Import a JSON export.
 
     It becomes a new session that replays to the same state; a file that does not replay is
-    refused with the event number, and nothing is written.
+    refused with the event number, and nothing is written. A session already in the data
+    folder (the same id) is refused unless --as-copy gives it a new id.
     """
     import json
+    from dataclasses import replace
+
+    from referee.session import new_id
 
     raw = storage.read_bytes(file, "JSON export")
+    where = storage.shown(file)
     try:
         doc = history.session_doc_of(json.loads(raw))
     except (ValueError, RecursionError) as error:
-        raise StorageError(
-            f"{storage.shown(file)}: not a referee export: {str(error)[:80]}"
-        ) from None
+        raise StorageError(f"{where}: not a referee export: {str(error)[:80]}") from None
+    session = storage.session_from_export(dict(doc), where)
     try:
-        session = storage.session_from_doc(doc)
         state = replay(session)
     except RefereeError as error:
-        raise StorageError(f"{storage.shown(file)}, {error}") from None
+        raise StorageError(f"{where}, {error}") from None
     space = workspace(ctx)
+    if as_copy:
+        session = replace(session, id=new_id())
+    else:  # an export from before ids carries its derived id, as its file does
+        for path in storage.session_files(space.home):
+            try:
+                held = storage.read_bytes(path, "session file")
+                here = storage.parse_session(path, held, storage.digest_of(held)).session.id
+            except RefereeError:
+                continue  # an unreadable file holds no session to collide with
+            if here == session.id:
+                raise UsageError(
+                    f"{printable(file.name)} is already here as {path.stem}:"
+                    " add --as-copy to import it again as another session"
+                )
     new_name = check_session_name(name or session.name or "imported")
-    from dataclasses import replace
-
     session = replace(session, name=new_name)
     path = space.home.session_path(new_name)
     storage.create(path, session, state, keep_created=True)
@@ -338,12 +359,13 @@ def summaries(
         entry = old.get(str(path))
         summary: history.Summary | str | None = None
         try:
-            digest = storage.digest_of(storage.read_bytes(path, "session file"))
+            raw = storage.read_bytes(path, "session file")
+            digest = storage.digest_of(raw)
         except RefereeError as error:
             outcome.append(f"skipped {path.name}: {error}")
             continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
-            summary = _kept(entry)
+            summary = _agreeing(_kept(entry), path, raw, digest)
         if summary is None:
             missed.append(len(outcome))
             outcome.append(str(path))  # replaced below by its summary or its skip line
@@ -375,6 +397,21 @@ def summaries(
 # One file's outcome: (digest of the bytes read, their summary or the line saying why they do
 # not load), or the line saying why the file could not be read.
 Made = tuple[str, history.Summary | str] | str
+
+
+def _agreeing(
+    kept: history.Summary | str | None, path: Path, raw: bytes, digest: str
+) -> history.Summary | None:
+    """A kept summary only if it agrees with the file it summarises, parsed from its bytes now
+    (issue 18: a planted or stale one is rebuilt, never shown). A kept skip line is never
+    trusted: the file is tried again."""
+    if not isinstance(kept, history.Summary):
+        return None
+    try:
+        session = storage.parse_session(path, raw, digest).session
+    except RefereeError:
+        return None
+    return kept if kept.agrees_with(session) else None
 
 
 def _kept(entry: dict[str, Any]) -> history.Summary | str | None:
@@ -592,14 +629,19 @@ def delete(
     pointed there. Asks at a terminal; needs --yes otherwise.
     """
     space = workspace(ctx)
-    path = space.path(name)
-    storage.read_bytes(path, "session file")
+    path = storage.locate(space.home, name)  # a link is deleted as a link
+    if not path.is_symlink():  # a link, even to nothing, can always go
+        storage.read_bytes(path, "session file")
     if not yes:
         if not sys.stdin.isatty():
             raise UsageError(f"delete {path.stem}? not at a terminal: add --yes")
         if not typer.confirm(f"delete {path.stem} for good?", default=False):
             raise typer.Abort()
-    storage.remove_session(space.home, path)
+    real = storage.follow_links(path)
+    if storage.remove_session(space.home, path):
+        kept = f"{storage.shown(real)} is kept" if real.exists() else "it pointed to nothing"
+        output.print_text(f"deleted the link {path.stem}; {kept}")
+        return
     space.cache.forget(path)
     output.print_text(f"deleted {path.stem}")
 

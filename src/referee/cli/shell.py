@@ -10,8 +10,11 @@ A game plugs in with its CLI module's `SHELL` (see `ShellPlugin`); nothing here 
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
+import stat
 import sys
+from pathlib import Path
 from typing import Any
 
 from referee import games, storage
@@ -31,6 +34,9 @@ BUILTINS = {
 SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
 HISTORY_LINES = 1000
+HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
+
+MAX_LINE = 4096  # characters: far past any move, far below what takes shlex long
 
 
 class Shell:
@@ -95,6 +101,11 @@ class Shell:
 
     def do(self, line: str) -> int | None:
         """Run one line; None means quit."""
+        if len(line) > MAX_LINE:  # refused before parsing: shlex takes quadratic time
+            output.error_line(
+                f"line too long ({len(line)} characters): a shell line is at most {MAX_LINE}"
+            )
+            return 2
         line = line.strip()
         if not line or line.startswith("#"):
             return 0
@@ -284,17 +295,28 @@ class Shell:
         readline.parse_and_bind("tab: complete")
         readline.set_history_length(HISTORY_LINES)
         with contextlib.suppress(OSError):  # no history yet, or one that cannot be read
-            readline.read_history_file(self._history_file())
+            history = self._history_file()
+            # Only a small regular file of its own: never through a link, a pipe or a device
+            # planted in a synced data folder.
+            info = os.lstat(history)
+            if stat.S_ISREG(info.st_mode) and info.st_size <= HISTORY_BYTES:
+                readline.read_history_file(str(history))
 
-    def _history_file(self) -> str:
-        return str(self.space.home.root / "shell_history")
+    def _history_file(self) -> Path:
+        return self.space.home.root / "shell_history"
 
     def _save_history(self) -> None:
         try:
             import readline
 
-            self.space.home.root.mkdir(parents=True, exist_ok=True)
-            readline.write_history_file(self._history_file())
+            storage.private_folder(self.space.home.root)
+            # Written beside and put in place, so a link planted under the name is replaced,
+            # never written through.
+            storage.atomic_write(
+                self._history_file(),
+                lambda temp: readline.write_history_file(str(temp)),
+                durable=False,
+            )
         except (ImportError, OSError):  # a history that cannot be kept is no reason to fail
             pass
 

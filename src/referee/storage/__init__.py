@@ -12,15 +12,27 @@ from referee.storage.codec import (
     Loaded,
     decode_states,
     digest_of,
+    migrate,
+    parse_session,
     parse_toml,
     read_toml,
     session_from_doc,
+    session_from_export,
     session_to_doc,
     session_to_text,
 )
-from referee.storage.exports import write_new, write_sqlite
+from referee.storage.exports import STDOUT, write_new, write_sqlite
 from referee.storage.files import MAX_FILE_BYTES, read_bytes, read_text, shown
-from referee.storage.home import Home, current_ref, follow_links, is_path, resolve, session_files
+from referee.storage.home import (
+    Home,
+    current_ref,
+    follow_links,
+    is_path,
+    locate,
+    private_folder,
+    resolve,
+    session_files,
+)
 from referee.storage.lock import LOCK_TIMEOUT_ENV, LOCK_TIMEOUT_MAX, lock_path, lock_timeout, locked
 from referee.storage.rulesets import bundled_rulesets, load_ruleset, ruleset_names, ruleset_path
 from referee.storage.sessions import (
@@ -46,6 +58,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MIGRATIONS",
     "SCHEMA",
+    "STDOUT",
     "Cache",
     "Change",
     "Home",
@@ -64,11 +77,15 @@ __all__ = [
     "load",
     "load_bytes",
     "load_ruleset",
+    "locate",
     "lock_path",
     "lock_timeout",
     "locked",
+    "migrate",
     "now",
+    "parse_session",
     "parse_toml",
+    "private_folder",
     "read_bytes",
     "read_text",
     "read_toml",
@@ -80,6 +97,7 @@ __all__ = [
     "save",
     "session_files",
     "session_from_doc",
+    "session_from_export",
     "session_to_doc",
     "session_to_text",
     "shown",

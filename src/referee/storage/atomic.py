@@ -13,6 +13,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.storage.files import CLOEXEC
+
 # Test hook (RELIABILITY.md): kill this process at a named point of a write.
 CRASH_ENV = "REFEREE_TEST_CRASH_AT"
 
@@ -23,6 +25,13 @@ def crash_point(name: str) -> None:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def temp_pattern(path: Path) -> str:
@@ -37,6 +46,7 @@ def atomic_write(
     overwrite: bool = True,
     durable: bool = True,
     crash: str = "",
+    shared: bool = False,
 ) -> None:
     """Put `content` at `path` whole: a crash leaves the old file or the new one, never a mix.
 
@@ -44,16 +54,24 @@ def atomic_write(
     path (SQLite writes its own file). `overwrite=False` links the temp file into place, which
     fails with `FileExistsError` if the name is taken. `durable` fsyncs the file and the folder
     (a cache entry can skip both: losing one only means a replay). `crash` prefixes the names
-    of the test hook's kill points. Failures are `OSError`s; the temp file never outlives them.
+    of the test hook's kill points. The file is private (0600) unless `shared` (an export),
+    which gives it the user's usual mode (0644 under a 022 umask). Failures are `OSError`s;
+    the temp file never outlives them. The temp file is made with O_EXCL and O_NOFOLLOW, and
+    the rename or link replaces a name, never writes through a link planted under it.
     """
     folder = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    # The pid in the name lets an export (which takes no lock) sweep a killed writer's file.
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+    )
     tmp = Path(tmp_name)
     try:
+        if shared:
+            os.chmod(tmp, 0o666 & ~_umask())  # noqa: PTH101 -- the temp file, by name
         if callable(content):
             os.close(fd)
             content(tmp)
-            fd = os.open(tmp, os.O_RDWR | os.O_CLOEXEC)
+            fd = os.open(tmp, os.O_RDWR | CLOEXEC)
         with os.fdopen(fd, "wb") as handle:
             if not callable(content):
                 handle.write(content.encode("utf-8") if isinstance(content, str) else content)

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,18 @@ from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
 from referee.storage import files
 from referee.storage.atomic import atomic_write
-from referee.storage.codec import SCHEMA, Loaded, session_from_doc, session_to_doc
+from referee.storage.codec import SCHEMA, Loaded, session_to_doc
+
+
+def _as_json(document: object) -> object:
+    """`document` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(document, ensure_ascii=False))
+
+
+def _ours(info: os.stat_result) -> bool:
+    """Whether a file belongs to this user (where files have owners)."""
+    uid = files.my_uid()
+    return uid is None or info.st_uid == uid
 
 
 class Cache:
@@ -46,22 +58,20 @@ class Cache:
             info = os.lstat(self.root)
         except OSError:
             return False
-        return (
-            stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077 == 0
-        )
+        return stat.S_ISDIR(info.st_mode) and _ours(info) and info.st_mode & 0o077 == 0
 
     def _read_json(self, target: Path) -> object:
         """The JSON document in `target` if it is a regular file of ours, else None."""
         if not self.is_private():
             return None
         try:
-            fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(target, os.O_RDONLY | files.NOFOLLOW | files.NONBLOCK | files.CLOEXEC)
         except OSError:
             return None
         try:
             with os.fdopen(fd, "rb") as handle:
                 info = os.fstat(handle.fileno())
-                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                if not stat.S_ISREG(info.st_mode) or not _ours(info):
                     return None
                 return json.loads(handle.read(files.MAX_FILE_BYTES + 1))
         except (OSError, ValueError, RecursionError):
@@ -98,20 +108,20 @@ class Cache:
         """What an entry must match to be served."""
         return [digest, code_digest(), SCHEMA]
 
-    def get(self, path: Path, digest: str) -> Loaded | None:
-        """The kept replay of `path` whose bytes have `digest`, or None (then replay)."""
-        found = self._read_json(self.entry(path))
+    def get(self, parsed: Loaded) -> Loaded | None:
+        """`parsed` (a session just parsed from its file's bytes) with its kept replay, or None
+        (then replay). The session is never taken from the entry: the entry's copy must equal
+        it, so an entry planted, cut or left from other bytes only means a replay."""
+        found = self._read_json(self.entry(parsed.path))
         try:
-            if not isinstance(found, dict) or found.get("key") != self.key(digest):
+            if not isinstance(found, dict) or found.get("key") != self.key(parsed.digest):
                 return None
-            session = session_from_doc(found["session"])
-            state = from_plain(session.engine.state_type, found["state"])
-            schema = found["schema"]
-            if isinstance(schema, bool) or not isinstance(schema, int):
+            if found["session"] != _as_json(session_to_doc(parsed.session)):
                 return None
+            state = from_plain(parsed.session.engine.state_type, found["state"])
         except (ValueError, KeyError, TypeError, RecursionError, RefereeError):
             return None  # a missing, old, broken or planted entry only means: replay
-        return Loaded(path, session, state, schema, digest)
+        return replace(parsed, state=state)
 
     def put(self, loaded: Loaded) -> None:
         """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort).

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,12 @@ from referee.games.base import PlayerInfo
 from referee.session import (
     ReplayError,
     Session,
+    check_id,
     check_players,
     check_session_name,
+    check_undone,
+    derived_id,
+    event_time,
     replay,
     states,
 )
@@ -100,6 +104,7 @@ class Loaded:
     state: Any
     schema: int  # the schema of the file on disk
     digest: str = ""
+    backup: str = ""  # the file on disk is of an older kind: back it up as NAME.toml.BACKUP.bak
 
 
 def digest_of(raw: bytes) -> str:
@@ -107,36 +112,53 @@ def digest_of(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def decode(path: Path, raw: bytes, digest: str) -> Loaded:
-    """Parse, migrate, check and replay a session file's bytes (no cache)."""
-    session, original = decode_session(path, raw)
+def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
+    """A session file's bytes parsed, migrated and checked, not yet replayed (`state` None).
+
+    Always done on the bytes themselves: the session never comes from anywhere else.
+    """
+    where = shown(path)
+    doc, original = migrate(parse_toml(raw, path), where)
+    session = checked_session(doc, where)
+    return Loaded(path, session, None, original, digest, backup_suffix(original, doc))
+
+
+def replay_of(loaded: Loaded) -> Any:
+    """The state after every event of a parsed session; a refused event is a file problem."""
+    where = shown(loaded.path)
     try:
-        state = replay(session)
+        return replay(loaded.session)
     except ReplayError as error:
-        raise StorageError(f"{shown(path)}, {error}") from None
+        raise StorageError(f"{where}, {error}") from None
     except RefereeError as error:
-        raise StorageError(f"{shown(path)}: {error}") from None
-    return Loaded(path, session, state, original, digest)
+        raise StorageError(f"{where}: {error}") from None
 
 
 def decode_states(path: Path, raw: bytes) -> tuple[Session, list[Any]]:
-    """`decode` for whoever needs the state after every event (stats, exports): one replay,
-    every state kept, the same checks and the same messages."""
-    session, _ = decode_session(path, raw)
-    try:
-        return session, list(states(session))
-    except ReplayError as error:
-        raise StorageError(f"{shown(path)}, {error}") from None
-    except RefereeError as error:
-        raise StorageError(f"{shown(path)}: {error}") from None
-
-
-def decode_session(path: Path, raw: bytes) -> tuple[Session, int]:
-    """Parse, migrate and check a session file's bytes, not yet replayed; with the schema of
-    the file on disk."""
-    doc = parse_toml(raw, path)
-    schema = doc.get("schema")
+    """A file's session and the state after every event, for whoever needs them all (stats,
+    exports): parsed from the bytes as any load is, one replay, every state kept, the same
+    checks and the same messages."""
+    parsed = parse_session(path, raw, digest_of(raw))
     where = shown(path)
+    try:
+        return parsed.session, list(states(parsed.session))
+    except ReplayError as error:
+        raise StorageError(f"{where}, {error}") from None
+    except RefereeError as error:
+        raise StorageError(f"{where}: {error}") from None
+
+
+def backup_suffix(schema: int, doc: Mapping[str, Any]) -> str:
+    """What a file read as `doc` (of `schema` on disk) is backed up as before its first write:
+    an older schema, or a file from before session ids; "" if it needs no backup."""
+    if schema < SCHEMA:
+        return f"schema{schema}"
+    return "" if "id" in doc else "before-id"
+
+
+def migrate(doc: dict[str, Any], where: str) -> tuple[dict[str, Any], int]:
+    """A document of any schema this referee reads, as the current schema (and its own)."""
+    schema = doc.get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int):
         raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
     if schema > SCHEMA:
@@ -150,10 +172,26 @@ def decode_session(path: Path, raw: bytes) -> tuple[Session, int]:
             raise StorageError(f"{where}: schema {schema} is too old to read")
         doc = MIGRATIONS[schema](doc)
         schema += 1
+    return doc, original
+
+
+def checked_session(doc: Mapping[str, Any], where: str) -> Session:
+    """`session_from_doc`, its errors naming the file (`where`) as file problems (exit 3)."""
     try:
-        return session_from_doc(doc), original
+        session = session_from_doc(doc)
+        check_undone(session)
     except RefereeError as error:
         raise StorageError(f"{where}: {error}") from None
+    return session
+
+
+def session_from_export(doc: object, where: str) -> Session:
+    """The session inside an export (a JSON document's `session` table), checked as a session
+    file is: its schema (migrated if older, refused if newer), then every field."""
+    if not isinstance(doc, dict):
+        raise StorageError(f"{where}: the export holds no session table")
+    current, _ = migrate(doc, where)
+    return checked_session(current, where)
 
 
 def _table(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -208,7 +246,8 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
     name = _text(doc, "name", "")
     if name:
         check_session_name(name)
-    return Session(
+    session_id = check_id(doc["id"]) if "id" in doc else ""
+    session = Session(
         name=name,
         game=game,
         ruleset=dict(_table(doc, "ruleset")),
@@ -216,15 +255,30 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
         options=dict(options),
         events=_events(doc, "events"),
         undone=_events(doc, "undone"),
-        created=_text(doc, "created", ""),
-        updated=_text(doc, "updated", ""),
+        created=_time(doc, "created"),
+        updated=_time(doc, "updated"),
+        id=session_id,
     )
+    ruleset_game = session.ruleset.get("game", game)
+    if not isinstance(ruleset_game, str) or games.canonical(ruleset_game) != game:
+        raise UsageError(f"the ruleset is for {quote(str(ruleset_game)[:20])}, not {game}")
+    # A file from before ids gets one derived from its content; its next save writes it.
+    return session if session_id else replace(session, id=derived_id(session))
+
+
+def _time(doc: Mapping[str, Any], key: str) -> str:
+    """`created` or `updated`: empty (a hand-written file) or an ISO time with its zone."""
+    text = _text(doc, key, "")
+    if text and event_time(text) is None:
+        raise UsageError(f"'{key}' must be an ISO time with its zone, not {quote(text[:40])}")
+    return text
 
 
 def session_to_doc(session: Session) -> dict[str, Any]:
-    """A session as the plain document its file holds."""
+    """A session as the plain document its file holds (no `id` before it has one)."""
     return {
         "schema": SCHEMA,
+        **({"id": session.id} if session.id else {}),
         "name": session.name,
         "game": session.game,
         "created": session.created,
@@ -240,6 +294,9 @@ def session_to_doc(session: Session) -> dict[str, Any]:
     }
 
 
+HEAD = ("schema", "id", "name", "game", "created", "updated", "players")
+
+
 def session_to_text(session: Session) -> str:
     """The TOML text of a session file, each part checked by parsing it back.
 
@@ -249,7 +306,7 @@ def session_to_text(session: Session) -> str:
     import tomli_w
 
     doc = session_to_doc(session)
-    head = {k: doc[k] for k in ("schema", "name", "game", "created", "updated", "players")}
+    head = {k: doc[k] for k in HEAD if k in doc}
     tables = {k: doc[k] for k in ("options", "ruleset")}
     head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
     if _parse(head_text) != head or _parse(tables_text) != tables:

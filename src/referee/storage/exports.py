@@ -1,14 +1,21 @@
-"""Writing exports: whole files only, never over an existing one without `--force`."""
+"""Writing exports: whole files only, never over an existing one without `--force`, never
+replacing what is not a regular file (a pipe or a device is written into instead)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from referee.errors import StorageError
 from referee.storage.atomic import atomic_write
-from referee.storage.files import shown
+from referee.storage.files import CLOEXEC, NONBLOCK, shown
+
+STDOUT = "-"  # `-o -`: the export goes to standard output
 
 
 def _exists(path: Path) -> StorageError:
@@ -18,9 +25,16 @@ def _exists(path: Path) -> StorageError:
 def write_new(path: Path, data: bytes, *, force: bool = False) -> None:
     """Write an export: never a half file under the final name, never over an existing file
     unless `force` (without it the temp file is linked into place, which fails if the name
-    is taken)."""
+    is taken). `-` is standard output; a pipe or a device is written into, never replaced."""
+    if str(path) == STDOUT:
+        sys.stdout.flush()
+        _write_all(sys.stdout.fileno(), data, path)
+        return
+    if _write_special(path, data):
+        return
+    _sweep_dead_temps(path)
     try:
-        atomic_write(path, data, overwrite=force, crash="export_")
+        atomic_write(path, data, overwrite=force, crash="export_", shared=True)
     except FileExistsError:
         raise _exists(path) from None
     except OSError as error:
@@ -35,30 +49,92 @@ def write_sqlite(
     force: bool = False,
 ) -> None:
     """A fresh SQLite database of `parts` (each: the rows one session adds to each table),
-    written in one transaction to a temp file and then put in place whole: re-exporting
-    refreshes it, a kill midway leaves the old one. The parts are inserted as they come, so
-    memory holds one session's rows at a time, however many sessions there are."""
+    built in memory (so no journal file can be left behind) in one transaction as the parts
+    come, then written as one file: re-exporting refreshes it, a kill midway leaves the old
+    one. Only one session's rows are held outside the database at a time."""
     import sqlite3
 
-    if path.exists() and not force:
+    if str(path) != STDOUT and path.exists() and not force and not _is_special(path):
         raise _exists(path)
-
-    def fill(tmp: Path) -> None:
-        db = sqlite3.connect(tmp)
-        try:
-            with db:  # one transaction
-                db.executescript(schema)
-                for tables in parts:
-                    for table, table_rows in tables.items():
-                        if table_rows:
-                            marks = ", ".join("?" * len(table_rows[0]))
-                            db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
-        finally:
-            db.close()
-
+    db = sqlite3.connect(":memory:")
     try:
-        atomic_write(path, fill, overwrite=force, crash="export_")
-    except FileExistsError:
-        raise _exists(path) from None
-    except (OSError, sqlite3.Error) as error:
+        with db:  # one transaction
+            db.executescript(schema)
+            for tables in parts:
+                for table, table_rows in tables.items():
+                    if table_rows:
+                        marks = ", ".join("?" * len(table_rows[0]))
+                        db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
+        data = db.serialize()
+    except sqlite3.Error as error:
         raise StorageError(f"{shown(path)}: not written: {error}") from None
+    finally:
+        db.close()
+    write_new(path, data, force=force)
+
+
+def _is_special(path: Path) -> bool:
+    """Whether `path` names something that exists and is not a regular file (or a folder)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode)
+
+
+def _write_special(path: Path, data: bytes) -> bool:
+    """Write into a pipe or device `path` names (True), or leave a regular or new file to the
+    caller (False). A folder or anything else is refused."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    if stat.S_ISREG(mode):
+        return False
+    if stat.S_ISDIR(mode):
+        raise StorageError(f"{shown(path)}: is a folder: give a file name")
+    if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise StorageError(f"{shown(path)}: not a regular file, a pipe or a terminal")
+    # No O_CREAT and no O_TRUNC: the pipe or device stays what it is. O_NONBLOCK: a pipe that
+    # nobody reads is an error now (ENXIO), not a hang.
+    flags = os.O_WRONLY | NONBLOCK | getattr(os, "O_NOCTTY", 0) | CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
+    try:
+        os.set_blocking(fd, True)
+        _write_all(fd, data, path)
+    finally:
+        os.close(fd)
+    return True
+
+
+def _write_all(fd: int, data: bytes, path: Path) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
+
+
+def _sweep_dead_temps(path: Path) -> None:
+    """Remove the temp files of exports to `path` whose writer was killed (its pid is gone).
+
+    Exports take no lock, so a temp file is only removed when its process no longer exists.
+    """
+    if os.name != "posix":  # os.kill(pid, 0) is a probe only on POSIX
+        return
+    with contextlib.suppress(OSError):
+        for temp in path.parent.glob(f".{path.name}.*.tmp"):
+            pid = temp.name[len(path.name) + 2 :].split(".", 1)[0]
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):
+                    temp.unlink()
+            except OSError:
+                continue  # alive, someone else's: leave it

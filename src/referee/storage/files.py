@@ -13,17 +13,33 @@ from referee.text import printable
 # reads it from this module, so the two limits are one).
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
+# Flags Windows lacks (it has no symlinks to refuse, FIFOs to not wait for, or exec to close
+# files across), so there they are nothing.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # refuse a symlink (ELOOP)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def my_uid() -> int | None:
+    """This user's id, or None where there are none (Windows)."""
+    getuid = getattr(os, "getuid", None)
+    return None if getuid is None else int(getuid())
+
 
 def shown(path: Path) -> str:
     """A path as error messages print it: a folder name may hold anything."""
     return printable(str(path))
 
 
-def read_bytes(path: Path, what: str = "file") -> bytes:
-    """A regular file's bytes (never a device, a pipe or a folder), or one clear `StorageError`."""
+def read_bytes(path: Path, what: str = "file", *, follow: bool = True) -> bytes:
+    """A regular file's bytes (never a device, a pipe or a folder), or one clear `StorageError`.
+
+    `follow=False` refuses a symlink (a file referee itself keeps, which nobody links).
+    """
+    flags = os.O_RDONLY | NONBLOCK | CLOEXEC | (0 if follow else NOFOLLOW)
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise StorageError(f"{shown(path)}: no such {what}") from None
     except OSError as error:

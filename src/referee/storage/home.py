@@ -9,7 +9,7 @@ from pathlib import Path
 from referee.errors import StorageError, UsageError
 from referee.session import check_session_name
 from referee.storage.atomic import atomic_write
-from referee.storage.files import shown
+from referee.storage.files import read_bytes, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,22 +29,38 @@ class Home:
 
     def current(self) -> str | None:
         """The current session's name or path, if one was chosen."""
-        try:
-            text = (self.root / "current").read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+        pointer = self.root / "current"
+        if not pointer.exists() and not pointer.is_symlink():
             return None
-        except (OSError, UnicodeDecodeError) as error:
-            raise StorageError(f"{shown(self.root / 'current')}: cannot read: {error}") from None
+        # Never through a link, never a pipe, never more than a small file: a synced folder
+        # may hold anything under this name.
+        raw = read_bytes(pointer, "pointer file", follow=False)
+        if len(raw) > 4096:
+            raise StorageError(f"{shown(pointer)}: too long for a session name or path")
+        try:
+            text = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise StorageError(f"{shown(pointer)}: not UTF-8 text") from None
         return text or None
 
     def set_current(self, ref: str) -> None:
         """Make `ref` (a name or a resolved path) the current session."""
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
+            private_folder(self.root)
             atomic_write(self.root / "current", ref + "\n")
         except OSError as error:
             where = shown(self.root / "current")
             raise StorageError(f"{where}: cannot write: {error.strerror or error}") from None
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` and any missing parent, each closed to other users (0700)."""
+    missing = []
+    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700, exist_ok=True)
 
 
 def is_path(ref: str) -> bool:
@@ -59,10 +75,16 @@ def current_ref(home: Home) -> str | None:
 
 def resolve(home: Home, ref: str | None) -> Path:
     """The file of the session `ref` names (a name or a path), else the current one."""
+    return follow_links(locate(home, ref))
+
+
+def locate(home: Home, ref: str | None) -> Path:
+    """The path `ref` names (else the current session's), not following a link: what `delete`
+    removes."""
     ref = ref or current_ref(home)
     if not ref:
         raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
-    return follow_links(Path(ref) if is_path(ref) else home.session_path(ref))
+    return Path(ref) if is_path(ref) else home.session_path(ref)
 
 
 def follow_links(path: Path) -> Path:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from referee.errors import StorageError, UsageError, quote
-from referee.storage.files import shown
+from referee.storage.files import CLOEXEC, NOFOLLOW, shown
 
 LOCK_TIMEOUT_ENV = "REFEREE_LOCK_TIMEOUT"
 LOCK_TIMEOUT_MAX = 600.0
@@ -31,6 +30,29 @@ def lock_timeout() -> float:
     return seconds
 
 
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on the open lock file `fd` without waiting: True if taken.
+
+    `fcntl.flock` on POSIX (Linux, macOS, Termux); `msvcrt.locking` on Windows, which has no
+    fcntl. Both are released when the file is closed (or the process dies).
+    """
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt  # Windows: lock the first byte of the file
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
 def lock_path(path: Path) -> Path:
     """The lock file beside a session file: `friday.toml` is locked by `friday.lock`."""
     return path.with_name(path.name.removesuffix(".toml") + ".lock")
@@ -46,22 +68,20 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
         timeout = lock_timeout()
     lock_file = lock_path(path)
     try:
-        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        # O_NOFOLLOW: a lock file planted as a link must not create or touch its target.
+        flags = os.O_RDWR | os.O_CREAT | CLOEXEC | NOFOLLOW
+        fd = os.open(lock_file, flags, 0o600)
     except OSError as error:
         reason = error.strerror or error
         raise StorageError(f"{shown(lock_file)}: cannot lock: {reason}") from None
     try:
         deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise StorageError(
-                        f"{shown(path)}: another referee is writing this session; try again"
-                    ) from None
-                time.sleep(0.01)
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                raise StorageError(
+                    f"{shown(path)}: another referee is writing this session; try again"
+                )
+            time.sleep(0.01)
         yield
     finally:
         os.close(fd)  # closing releases the lock

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from referee.errors import StorageError, UsageError, quote
-from referee.session import Session, replay
+from referee.session import Session, new_id, replay
 from referee.storage import codec, files
 from referee.storage.atomic import atomic_write, temp_pattern
 from referee.storage.cache import Cache
 from referee.storage.codec import SCHEMA, Loaded, digest_of, session_to_text
-from referee.storage.files import read_bytes, shown
-from referee.storage.home import Home, follow_links
+from referee.storage.files import CLOEXEC, NOFOLLOW, read_bytes, shown
+from referee.storage.home import Home, follow_links, private_folder
 from referee.storage.lock import lock_path, locked
 
 CLOCK_ENV = "REFEREE_CLOCK"  # a fixed time for reproducible transcripts and tests
@@ -55,12 +55,13 @@ def load(path: Path, cache: Cache | None = None) -> Loaded:
 
 def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
     """`load` of bytes already read (under the lock, by a transaction)."""
-    digest = digest_of(raw)
+    parsed = codec.parse_session(path, raw, digest_of(raw))
     if cache is not None:
-        hit = cache.get(path, digest)
+        hit = cache.get(parsed)
         if hit is not None:
             return hit
-    loaded = codec.decode(path, raw, digest)  # through the module: tests count the replays
+    # Through the module, not a name imported from it: tests count the replays.
+    loaded = replace(parsed, state=codec.replay_of(parsed))
     if cache is not None:
         cache.put(loaded)
     return loaded
@@ -73,13 +74,17 @@ def save(
     *,
     state: Any = None,
     cache: Cache | None = None,
+    backup: str = "",
 ) -> Loaded:
-    """Write `session` atomically, stamping `updated`; back up a file of an older schema first.
+    """Write `session` atomically, stamping `updated`; back up a file of an older kind first
+    (`backup`, or an older `schema_on_disk`) as `NAME.toml.BACKUP.bak`.
 
     Returns what was saved as a `Loaded` (its digest is of the bytes written); with `state`
     (the replay of `session`) and a `cache`, the next load of this file needs no replay.
     """
-    session = replace(session, updated=now())
+    if not backup and schema_on_disk is not None and schema_on_disk < SCHEMA:
+        backup = f"schema{schema_on_disk}"
+    session = replace(session, updated=now(), id=session.id or new_id())
     data = session_to_text(session).encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
         raise StorageError(
@@ -87,17 +92,13 @@ def save(
             " limit that files are read with; start a new session"
         )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)
         # We hold the lock, so a temp file of this session belongs to a writer that was killed.
         for stale in path.parent.glob(temp_pattern(path)):
             with contextlib.suppress(OSError):
                 stale.unlink()
-        if schema_on_disk is not None and schema_on_disk < SCHEMA:
-            backup = path.with_name(f"{path.name}.schema{schema_on_disk}.bak")
-            if not backup.exists():
-                import shutil
-
-                shutil.copy2(path, backup)
+        if backup:
+            _back_up(path, path.with_name(f"{path.name}.{backup}.bak"))
         atomic_write(path, data)
     except OSError as error:
         raise StorageError(f"{shown(path)}: not saved: {error.strerror or error}") from None
@@ -105,6 +106,26 @@ def save(
     if cache is not None and state is not None:
         cache.put(saved)
     return saved
+
+
+def _back_up(path: Path, backup: Path) -> None:
+    """Copy the file at `path` to `backup` once: never over an existing backup, and never
+    through a link planted under its name (O_EXCL refuses any existing name, links too)."""
+    raw = read_bytes(path, "session file")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC
+    try:
+        fd = os.open(backup, flags, 0o600)
+    except FileExistsError:
+        return  # the first backup is the one worth keeping
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        with contextlib.suppress(OSError):
+            backup.unlink()
+        raise
 
 
 T = TypeVar("T")
@@ -147,7 +168,7 @@ def transaction(
         session, state, value = change(loaded.session, loaded.state)
         if state is None:
             state = replay(session)
-        saved = save(path, session, loaded.schema, state=state, cache=cache)
+        saved = save(path, session, loaded.schema, state=state, cache=cache, backup=loaded.backup)
     return Saved(saved, value)
 
 
@@ -155,7 +176,7 @@ def create(path: Path, session: Session, state: Any, *, keep_created: bool = Fal
     """Write a brand-new session (`state` is its replay), refusing to overwrite any file;
     `keep_created` keeps the session's own creation time (an import)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)
     except OSError as error:
         where = shown(path.parent)
         raise StorageError(f"{where}: cannot make the folder: {error.strerror or error}") from None
@@ -164,39 +185,65 @@ def create(path: Path, session: Session, state: Any, *, keep_created: bool = Fal
             where = shown(path)
             raise UsageError(f"a session file already exists at {where}: pick another --name")
         stamped = session if keep_created and session.created else replace(session, created=now())
-        return save(path, stamped, state=state).session
+        return save(path, replace(stamped, id=stamped.id or new_id()), state=state).session
 
 
-def remove_session(home: Home, path: Path) -> None:
-    """Delete a session file under its lock, then its lock; clear the pointer to it."""
-    read_bytes(path, "session file")
-    with locked(path):
+def remove_session(home: Home, path: Path) -> bool:
+    """Delete a session under its lock, then its lock; clear the pointer to it.
+
+    `path` is the name as found, not followed: a session that is a link loses the link (under
+    the lock of the file it points to, which writers take) and the file stays. True if it was
+    a link.
+    """
+    is_link = path.is_symlink()
+    real = follow_links(path)
+    if is_link and not real.exists():  # a link to nothing: only the link to remove
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return True
+    read_bytes(real, "session file")
+    with locked(real):
         try:
             path.unlink()
         except OSError as error:
             raise StorageError(f"{shown(path)}: not deleted: {error.strerror or error}") from None
-    with contextlib.suppress(OSError):
-        lock_path(path).unlink()
-    if home.current() in (path.stem, str(path)):
+    if not is_link:
+        with contextlib.suppress(OSError):
+            lock_path(path).unlink()
+    if home.current() in (path.stem, str(path), str(real)):
         with contextlib.suppress(OSError):
             (home.root / "current").unlink()
+    return is_link
 
 
 def rename_session(home: Home, old: Path, new_name: str) -> Path:
     """Give a session a new name: the file is written anew under it (with its `name`), then
-    the old one removed, so a crash between leaves both, never neither."""
+    the old one removed, so a crash between leaves both, never neither. A session that is a
+    link stays a link: its file gets the new `name` and the link the new file name."""
     new = home.session_path(new_name)
-    with locked(old):
-        loaded = load_bytes(old, read_bytes(old, "session file"))
+    real = follow_links(old)
+    with locked(real):
+        loaded = load_bytes(real, read_bytes(real, "session file"))
         if new.exists() or new.is_symlink():
             raise UsageError(f"a session called {quote(new_name)} exists already")
-        save(new, replace(loaded.session, name=new_name), state=loaded.state)
-        try:
-            old.unlink()
-        except OSError as error:
-            raise StorageError(f"{shown(old)}: copied, not removed: {error.strerror}") from None
-    with contextlib.suppress(OSError):
-        lock_path(old).unlink()
+        renamed = replace(loaded.session, name=new_name)
+        if old.is_symlink():
+            save(real, renamed, state=loaded.state, backup=loaded.backup)
+            try:
+                os.rename(old, new)  # noqa: PTH104 -- moves the link itself
+            except OSError as error:
+                raise StorageError(f"{shown(old)}: not renamed: {error.strerror}") from None
+        else:
+            if loaded.backup:  # the old file goes away: keep it in its older form first
+                _back_up(old, old.with_name(f"{old.name}.{loaded.backup}.bak"))
+            save(new, renamed, state=loaded.state)
+            try:
+                old.unlink()
+            except OSError as error:
+                raise StorageError(f"{shown(old)}: copied, not removed: {error.strerror}") from None
+    if real == old:
+        with contextlib.suppress(OSError):
+            lock_path(old).unlink()
     if home.current() in (old.stem, str(old)):
         home.set_current(new_name)
     return new
