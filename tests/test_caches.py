@@ -276,3 +276,22 @@ def test_a_file_that_does_not_load_is_replayed_once_per_change(
     broken.write_text("schema = 1\nname = [[\n", encoding="utf-8")
     again = referee("stats", "--json")
     assert tried == [broken] and again.out == first.out and "skipped broken.toml" in again.err
+
+
+def test_a_planted_skip_line_never_hides_a_session_that_loads(
+    referee: Runner, home: Path
+) -> None:
+    """A kept 'skipped' line stands only while its file still does not parse: planted over a
+    good session, that session is replayed and counted."""
+    made = fill(home)
+    first = json.loads(referee("stats", "--json").out)
+    cache = storage.Cache.default()
+    kept = cache.read_document("stats")
+    assert isinstance(kept, dict)
+    victim = str(made[0])
+    kept["entries"][victim] = {"digest": kept["entries"][victim]["digest"],
+                               "skipped": f"skipped {made[0].name}: MALLORY"}  # fmt: skip
+    cache.write_document("stats", kept)
+    again = referee("stats", "--json")
+    assert "MALLORY" not in again.err
+    assert json.loads(again.out) == first

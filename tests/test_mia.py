@@ -588,7 +588,9 @@ def test_stats_and_exports_count_lives(referee: Runner, home: Path, tmp_path: Pa
     for fmt in ("csv", "json", "md", "html", "svg"):
         result = referee("export", "--format", fmt, "-s", "night", "-o", str(tmp_path / f"n.{fmt}"))
         assert result.code == 0, (fmt, result)
-    assert referee("import", str(tmp_path / "n.json"), "--name", "again").code == 0
+    here = referee("import", str(tmp_path / "n.json"), "--name", "again")
+    assert here.code == 2 and "already here as night" in here.err  # one night, one id
+    assert referee("import", str(tmp_path / "n.json"), "--name", "again", "--as-copy").code == 0
     again = json.loads(referee("show", "--json", "-s", "again").out)
     assert {**again, "session": ""} == {**json.loads(referee("show", "--json", "-s", "night").out),
                                         "session": ""}  # fmt: skip

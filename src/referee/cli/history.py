@@ -401,16 +401,19 @@ Made = tuple[str, history.Summary | str] | str
 
 def _agreeing(
     kept: history.Summary | str | None, path: Path, raw: bytes, digest: str
-) -> history.Summary | None:
-    """A kept summary only if it agrees with the file it summarises, parsed from its bytes now
-    (issue 18: a planted or stale one is rebuilt, never shown). A kept skip line is never
-    trusted: the file is tried again."""
-    if not isinstance(kept, history.Summary):
+) -> history.Summary | str | None:
+    """What a kept entry may stand for, checked against the file parsed from its bytes now
+    (issue 18: a planted or stale entry is rebuilt, never shown): a summary only if it agrees
+    with the file; a skip only if the file still does not parse (then with today's reason);
+    None: replay it."""
+    if kept is None:
         return None
     try:
         session = storage.parse_session(path, raw, digest).session
-    except RefereeError:
-        return None
+    except RefereeError as error:
+        return f"skipped {path.name}: {error}" if isinstance(kept, str) else None
+    if isinstance(kept, str):
+        return None  # it parses: whatever kept it out is for a replay to say
     return kept if kept.agrees_with(session) else None
 
 
