@@ -5,10 +5,11 @@ game's commands are never candidates (only its full name or alias reaches its to
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
-from conftest import SESSION_GAMES, Runner, every_game, fresh
+from conftest import SESSION_GAMES, Runner, every_game, fresh, session_file
 from referee import games
 from referee.cli.shell import BUILTINS, Shell
 from referee.errors import UsageError
@@ -101,3 +102,34 @@ def test_a_kariki_line_typed_in_full_in_a_kariki_shell_plays(
     result = referee("shell")
     assert result.code == 0 and result.err == "", result
     assert "Ann claims Nine" in result.out and "Bob passes" in result.out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("lift --by", id="an-option-without-its-value"),
+        pytest.param("announce 51 --by", id="after-a-value"),
+    ],
+)
+def test_an_option_without_its_value_never_takes_the_sessions_path(
+    referee: Runner, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "friday").code == 0
+    shell = Shell("friday")
+    capsys.readouterr()
+    assert shell.do(line) == 2
+    err = capsys.readouterr().err
+    assert "requires an argument" in err and "friday.toml" not in err and "/" not in err
+
+
+def test_the_shell_keeps_to_its_own_session(
+    referee: Runner, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert referee("new", "mia", "Ann", "Bob", "--name", "other").code == 0
+    assert referee("new", "mia", "Ann", "Bob", "--name", "friday").code == 0
+    files = [session_file(home, n).read_bytes() for n in ("other", "friday")]
+    shell = Shell("friday")
+    capsys.readouterr()
+    assert shell.do("announce 54 -s other") == 2
+    assert "own session" in capsys.readouterr().err
+    assert [session_file(home, n).read_bytes() for n in ("other", "friday")] == files

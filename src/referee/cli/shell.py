@@ -125,9 +125,14 @@ class Shell:
         command = self.actions.get(head) or self.command.commands.get(head)
         argv = [head] if head in SHARED else [self.game, head]
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
+        if any(w in ("-s", "--session") or w.startswith("--session=") for w in words[1:]):
+            output.error_line("the shell plays its own session: quit and open another for that")
+            return 2
+        # The session goes before the line's own words: an option typed without its value
+        # (`lift --by`) is then told so, and never takes the session's path as its value.
         extra = ["--session", self.ref] if takes_session else []
         before = self._current() if self.follows else None
-        code = run([*argv, *words[1:], *extra], self.space, self.command)
+        code = run([*argv, *extra, *words[1:]], self.space, self.command)
         if self.follows:
             self._follow(before)
         return code
