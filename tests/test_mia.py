@@ -700,3 +700,18 @@ def test_mia_json_and_tools_load_no_rich_and_no_other_game(tmp_path: Path, args:
     assert "referee.cli" in loaded  # the probe really ran the command
     others = {f"referee.games.{g}" for g in ("kariki", "liars", "kiriki", "kalooki_game")}
     assert {m for m in loaded if m.split(".")[0] == "rich" or m in others} == set(), loaded
+
+
+@pytest.mark.parametrize("width", [40, 60, 100])
+def test_card_lines_counts_what_the_full_card_takes(width: int) -> None:
+    """The CLI picks the full or the compact card by `card_lines`: it must be the truth,
+    wrapped status included, or the ruling scrolls off a phone's screen."""
+    from referee import storage
+    from referee.render import mia as render
+    from referee.render.share import card_text
+    from referee.session import states
+
+    session = storage.load(NIGHT).session
+    for state in states(session):
+        drawn = card_text(render.card(state, "night", width, compact=False), width)
+        assert render.card_lines(state, width) == len(drawn.splitlines())

@@ -205,8 +205,10 @@ def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
 
     result = workspace(ctx).change(session, sessions.undo)
     said = notation(result.session, result.value)
-    output.print_text(f"undid event {len(result.session.events) + 1}: {said}")
-    draw_card(result.session, result.loaded.state)
+    # Said above the card as a ruling is: wrapped at words, and counted when the card
+    # chooses full or compact, so the line never scrolls off a phone's screen.
+    number = len(result.session.events) + 1
+    draw_card(result.session, result.loaded.state, f"undid event {number}: {said}")
 
 
 def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
@@ -215,8 +217,8 @@ def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
 
     result = workspace(ctx).change(session, sessions.redo)
     said = notation(result.session, result.value)
-    output.print_text(f"redid event {len(result.session.events)}: {said}")
-    draw_card(result.session, result.loaded.state)
+    number = len(result.session.events)
+    draw_card(result.session, result.loaded.state, f"redid event {number}: {said}")
 
 
 def list_sessions(

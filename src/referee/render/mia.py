@@ -116,4 +116,7 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes (so the CLI can choose a layout)."""
-    return 1 + len(state.seats) + len(status(state).plain.splitlines())
+    import textwrap  # the status wraps at words on a narrow screen: count what it takes
+
+    wrapped = (len(textwrap.wrap(line, width)) or 1 for line in status(state).plain.splitlines())
+    return 1 + len(state.seats) + sum(wrapped)
