@@ -276,3 +276,25 @@ def test_a_data_folder_that_cannot_exist_is_a_file_error(
     monkeypatch.setenv("REFEREE_HOME", str(blocker / "home"))  # under a file: even root fails
     result = referee(*START)
     assert result.code == 3 and result.err.count("\n") == 1, result
+
+
+@pytest.mark.parametrize(
+    ("start", "action", "needs"),
+    [
+        pytest.param(("new", "mia", "Ann", "Bob"), ("mia", "announce"), "VALUE", id="mia"),
+        pytest.param(("new", "liars", "Ann", "Bob"), ("ld", "bid"), "BID", id="liars"),
+        pytest.param(
+            ("new", "kiriki", "Ann", "Bob", "--first", "Ann"), ("kr", "claim"), "RANK", id="kiriki"
+        ),
+        pytest.param(("new", "kalooki", "Ann", "Bob", "Cy"), ("kal", "out"), "PLAYER", id="kal"),
+    ],
+)
+def test_a_missing_argument_is_said_in_the_house_style(
+    referee: Runner, start: tuple[str, ...], action: tuple[str, ...], needs: str
+) -> None:
+    assert referee(*start).code == 0
+    result = referee(*action)
+    assert result.code == 2 and result.err.count("\n") == 1
+    where = f"referee {action[0]} {action[1]} --help"
+    assert f"'{action[1]}' needs {needs}: see '{where}'" in result.err
+    assert "Missing argument" not in result.err

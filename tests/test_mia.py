@@ -513,7 +513,7 @@ def test_a_big_table_gets_the_compact_card(
         pytest.param(("giveup",), 1, "nothing to give up", id="give-up-first"),
         pytest.param(("announce", "54", "--by", "Bob"), 1, "Ann's turn", id="not-on-turn"),
         pytest.param(("announce", "54", "--by", "Zed"), 2, "unknown player 'Zed'", id="no-such"),
-        pytest.param(("announce",), 2, "Missing argument", id="no-value"),
+        pytest.param(("announce",), 2, "'announce' needs VALUE", id="no-value"),
     ],
 )
 def test_bad_input_is_one_line_and_saves_nothing(

@@ -551,7 +551,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     """
     # Typer 0.28 carries its own Click (pinned in pyproject.toml), so its errors come from there.
     from typer._click import ClickException
-    from typer._click.exceptions import NoArgsIsHelpError
+    from typer._click.exceptions import MissingParameter, NoArgsIsHelpError
 
     try:
         _check_new(argv)
@@ -574,8 +574,18 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         output.error_line("aborted")
         return 1
     except ClickException as error:  # usage: a missing argument, an unknown option
-        hint = "" if space is not None and space.keeps_replays else " (see --help)"  # the shell
-        output.error_line(f"{_cut_values(error.format_message())}{hint}")
+        in_shell = space is not None and space.keeps_replays
+        hint = "" if in_shell else " (see --help)"
+        message = _cut_values(error.format_message())
+        missing = getattr(error, "param", None)
+        context = getattr(error, "ctx", None)
+        if isinstance(error, MissingParameter) and missing is not None and context is not None:
+            # In the house style: what the action needs, and where its examples are.
+            name = context.command.name
+            what = (missing.human_readable_name or "a value").strip("'").upper()
+            where = f"help {name}" if in_shell else f"{context.command_path} --help"
+            message, hint = f"'{name}' needs {what}: see '{where}'", ""
+        output.error_line(f"{message}{hint}")
         return error.exit_code
     except OSError as error:  # a disk problem no layer below turned into a StorageError
         output.error_line(str(StorageError(f"{error.strerror or error}")))
