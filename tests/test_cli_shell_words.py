@@ -133,3 +133,21 @@ def test_the_shell_keeps_to_its_own_session(
     assert shell.do("announce 54 -s other") == 2
     assert "own session" in capsys.readouterr().err
     assert [session_file(home, n).read_bytes() for n in ("other", "friday")] == files
+
+
+def test_a_save_from_another_terminal_stops_the_next_line(
+    referee: Runner, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line typed for the card on screen is not run on a card another terminal changed: the
+    shell shows the card as it is now, and the line can be typed again."""
+    assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "friday").code == 0
+    shell = Shell("friday")
+    assert shell.do("announce 43") == 0
+    assert referee("mia", "lift", "31", "-s", "friday").code == 0  # the other terminal
+    saved = session_file(home, "friday").read_bytes()
+    capsys.readouterr()
+    assert shell.do("announce 54") == 1
+    said = capsys.readouterr()
+    assert "changed in another terminal" in said.err and "MIA" in said.out
+    assert session_file(home, "friday").read_bytes() == saved  # nothing was run on it
+    assert shell.do("announce 54") == 0  # typed again: it holds, on the card as it is now

@@ -109,6 +109,14 @@ class Shell:
         line = line.strip()
         if not line or line.startswith("#"):
             return 0
+        first = line.split()[0].lower()
+        looks = first in ("q", "?") or any(
+            len(first) > 1 and w.startswith(first) for w in ("show", "log", "help", "quit", "exit")
+        )
+        # Checked before the word is resolved (which reads the session as it is now): a line
+        # typed for the card on screen never runs on a card another terminal changed.
+        if not looks and self._changed_elsewhere():
+            return 1
         try:
             words = self._own_game(shlex.split(line))
             head = self._command(words[0])
@@ -136,6 +144,26 @@ class Shell:
         if self.follows:
             self._follow(before)
         return code
+
+    def _changed_elsewhere(self) -> bool:
+        """Whether another terminal saved the session since this shell last saw it. Then the
+        line is not run (it was typed for the old card): the card as it is now is shown, and
+        the line can be typed again."""
+        known = self.space.known
+        if known is None or known.path != self.path:
+            return False
+        try:
+            raw = storage.read_bytes(self.path, "session file")
+        except RefereeError:
+            return False  # the command itself says what is wrong with the file
+        if storage.digest_of(raw) == known.digest:
+            return False
+        output.error_line(
+            "the session changed in another terminal: here it is now; type the line again"
+            " if it still holds"
+        )
+        run(["show", "--session", self.ref], self.space, self.command)
+        return True
 
     def _current(self) -> Any:
         """The current session's file, if any."""
