@@ -16,6 +16,14 @@ from referee.errors import RefereeError, RuleViolation, UsageError, quote
 from referee.session import Session, append, parse_players, replay, resolve_player
 from referee.text import pick, printable
 
+DirectionOpt = Annotated[  # `new` of a table game whose ruleset sets the way play goes
+    str | None,
+    typer.Option(
+        metavar="left|right",
+        help="Which way play goes [default: the ruleset's].",
+        show_default=False,
+    ),
+]
 SessionOpt = Annotated[
     str | None,
     typer.Option(

@@ -10,6 +10,7 @@ from referee import storage
 from referee.cli import output
 from referee.cli.common import (
     ByOpt,
+    DirectionOpt,
     NameOpt,
     NickOpt,
     PlayersArg,
@@ -46,14 +47,7 @@ def new(
     first: Annotated[
         str | None, typer.Option(metavar="PLAYER", help="Who rolls first.", show_default=False)
     ] = None,
-    direction: Annotated[
-        str | None,
-        typer.Option(
-            metavar="left|right",
-            help="Which way play goes [default: the ruleset's].",
-            show_default=False,
-        ),
-    ] = None,
+    direction: DirectionOpt = None,
 ) -> None:
     """A Mia (Mäxchen) table.
 

@@ -5,9 +5,10 @@ The only module that imports a TOML library (ruff's banned-api keeps it so).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -125,13 +126,8 @@ def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
 
 def replay_of(loaded: Loaded) -> Any:
     """The state after every event of a parsed session; a refused event is a file problem."""
-    where = shown(loaded.path)
-    try:
+    with _file_problem(loaded.path):
         return replay(loaded.session)
-    except ReplayError as error:
-        raise StorageError(f"{where}, {error}") from None
-    except RefereeError as error:
-        raise StorageError(f"{where}: {error}") from None
 
 
 def decode_states(path: Path, raw: bytes) -> tuple[Session, list[Any]]:
@@ -139,13 +135,19 @@ def decode_states(path: Path, raw: bytes) -> tuple[Session, list[Any]]:
     exports): parsed from the bytes as any load is, one replay, every state kept, the same
     checks and the same messages."""
     parsed = parse_session(path, raw, digest_of(raw))
-    where = shown(path)
-    try:
+    with _file_problem(path):
         return parsed.session, list(states(parsed.session))
+
+
+@contextlib.contextmanager
+def _file_problem(path: Path) -> Iterator[None]:
+    """A replay's refusal as a file problem (exit 3), naming the file: `x.toml, event 7: ...`."""
+    try:
+        yield
     except ReplayError as error:
-        raise StorageError(f"{where}, {error}") from None
+        raise StorageError(f"{shown(path)}, {error}") from None
     except RefereeError as error:
-        raise StorageError(f"{where}: {error}") from None
+        raise StorageError(f"{shown(path)}: {error}") from None
 
 
 def backup_suffix(schema: int, doc: Mapping[str, Any]) -> str:
