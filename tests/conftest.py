@@ -15,7 +15,8 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from referee import games, storage
-from referee.cli import new_command, run
+from referee.cli import run
+from referee.cli.app import new_command
 from referee.session import notation
 
 # Hypothesis keeps no example database, and its other files go to the temp folder: a test run

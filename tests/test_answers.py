@@ -80,6 +80,7 @@ def test_a_changed_byte_a_new_session_or_a_new_screen_is_never_answered_from_the
     printed(capsys, answers.answer, ["show"])
     assert answers.read_answer(key.name) is not None
     night.write_bytes(night.read_bytes() + b"\n# a hand edit\n")
+
     def name(argv: list[str]) -> str | None:
         found = answers.answer_key(argv)
         return found.name if found is not None else None

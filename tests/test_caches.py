@@ -278,9 +278,7 @@ def test_a_file_that_does_not_load_is_replayed_once_per_change(
     assert tried == [broken] and again.out == first.out and "skipped broken.toml" in again.err
 
 
-def test_a_planted_skip_line_never_hides_a_session_that_loads(
-    referee: Runner, home: Path
-) -> None:
+def test_a_planted_skip_line_never_hides_a_session_that_loads(referee: Runner, home: Path) -> None:
     """A kept 'skipped' line stands only while its file still does not parse: planted over a
     good session, that session is replayed and counted."""
     made = fill(home)

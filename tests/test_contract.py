@@ -150,7 +150,7 @@ def test_outcome_is_typed(referee: Runner) -> None:
 
 
 def test_the_history_commands_the_app_attaches_are_the_ones_it_names() -> None:
-    from referee.cli import HISTORY
+    from referee.cli.app import HISTORY
     from referee.cli.history import COMMANDS
 
     assert tuple(COMMANDS) == HISTORY  # named in cli/__init__ so a plain `show` never imports it

@@ -111,7 +111,8 @@ class SessionMachine(RuleBasedStateMachine):
 
 def replays_through_the_shell(session: Session, state: Any) -> None:
     """`log --script` of the session, piped into `referee shell` on a new session."""
-    from referee.cli import new_command, run
+    from referee.cli import run
+    from referee.cli.app import new_command
     from referee.cli.shell import Shell
 
     with TemporaryDirectory() as folder:

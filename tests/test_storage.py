@@ -163,7 +163,7 @@ def test_random_kills_over_many_saves(referee: Runner, home: Path) -> None:
     # writer can save as often as a loaded machine lets it before each kill (a pattern with
     # pulls put a player out after enough saves, and then the writer could save nothing).
     actions = [("claim", "9"), ("roll",)]
-    from referee.cli import command_for, run
+    from referee.cli.app import command_for, run  # the Typer path, its tree built once
 
     command = command_for(["kariki"])  # built once here, inherited by every fork
     killed = 0

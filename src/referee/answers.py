@@ -66,7 +66,7 @@ def answer(argv: Sequence[str]) -> int:
 
     if key is None:
         return run(argv)
-    from referee.cli.common import Workspace
+    from referee.cli.acting import Workspace
 
     space = Workspace()  # what the run loads is left here, to check what it drew
     out, err = Tee(sys.stdout), Tee(sys.stderr)

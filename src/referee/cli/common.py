@@ -1,19 +1,18 @@
-"""What every command shares: the data folder, the options, starting a session, one path for
-actions, and the score card after them."""
+"""What the Typer commands share: the options, the workspace of a command's context, starting
+a session, and an action's path (`act`, which hands over to `acting`, the part without Typer)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
 import typer
 
 from referee import games, storage
-from referee.cli import output
-from referee.errors import RefereeError, RuleViolation, UsageError, quote
-from referee.session import Session, append, parse_players, replay, resolve_player
+from referee.cli import acting, output
+from referee.cli.acting import Workspace, actor, draw_card
+from referee.errors import RefereeError, UsageError, quote
+from referee.session import Session, parse_players
 from referee.text import pick, printable
 
 DirectionOpt = Annotated[  # `new` of a table game whose ruleset sets the way play goes
@@ -62,54 +61,6 @@ NickOpt = Annotated[
 ]
 
 
-def home() -> storage.Home:
-    """The data folder: $REFEREE_HOME, else the platform's user data folder."""
-    from referee.places import data_folder
-
-    return storage.Home(Path(data_folder()))
-
-
-@dataclass
-class Workspace:
-    """What the commands of one process share: the data folder and the session last seen.
-
-    A one-off command starts with nothing in memory; `referee shell` keeps one Workspace for
-    all its lines, so each action uses the session in memory while its file is unchanged.
-    """
-
-    home: storage.Home = field(default_factory=home)
-    known: storage.Loaded | None = None
-    keeps_replays: bool = False  # the shell keeps its replay in memory, cached once on exit
-    cache: storage.Cache = field(default_factory=storage.Cache.default)
-    default_ref: str | None = None  # `referee -s NAME COMMAND`
-
-    def path(self, ref: str | None) -> Path:
-        """The file of the session `ref` names, else the one given before the command."""
-        return storage.resolve(self.home, ref or self.default_ref)
-
-    def load(self, ref: str | None) -> storage.Loaded:
-        """The session `ref` names: the copy in memory if its file's bytes are unchanged."""
-        path = self.path(ref)
-        raw = storage.read_bytes(path, "session file")
-        known = self.known
-        if known is not None and known.path == path and known.digest == storage.digest_of(raw):
-            return known
-        # The shell keeps its replays in memory and caches one on exit; opening, it asks the
-        # cache like any command (a long night opens as fast as a short one).
-        cache = self.cache if known is None or not self.keeps_replays else None
-        self.known = storage.load_bytes(path, raw, cache)
-        return self.known
-
-    def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
-        """Run a change of the session `ref` names under its lock, and remember the result."""
-        path = self.path(ref)
-        known = self.known if self.known is not None and self.known.path == path else None
-        cache = None if self.keeps_replays else self.cache
-        result = storage.transaction(path, change, cache, known)
-        self.known = result.loaded
-        return result
-
-
 def workspace(ctx: typer.Context) -> Workspace:
     """The workspace of this process (the shell passes its own as the context object)."""
     found: Workspace = ctx.ensure_object(Workspace)
@@ -135,7 +86,7 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
         return None
     if loaded.session.game != game:
         if ref:
-            raise slip(ctx, loaded.session, games.info(game))
+            raise acting.slip(ctx.info_name or "", loaded.session, games.info(game))
         return None
     return loaded.state
 
@@ -232,25 +183,9 @@ def _free_name(here: storage.Home, game: str) -> str:
 
 
 def act(ctx: typer.Context, ref: str | None, make_event: Callable[[Session, Any], Any]) -> None:
-    """Build an event against the live state, apply it, save it, show the ruling and card.
-
-    The session must be of the game whose command this is: `referee liars bid` on a Kariki
-    session is refused (exit 2, nothing written) before any event is made.
-    """
-    space = workspace(ctx)
-    wanted = command_game(ctx)
-    if wanted is not None:
-        check_game(ctx, space.load(ref).session, wanted)  # before the lock: the usual slip
-
-    def change(session: Session, state: Any) -> tuple[Session, Any, None]:
-        if wanted is not None:
-            check_game(ctx, session, wanted)  # and again under it: the file may have changed
-        return (*append(session, state, make_event(session, state), at=storage.now()), None)
-
-    result = space.change(ref, change)
-    state = result.loaded.state
-    ruling = games.module(result.session.game, "words").words(result.session.engine.ruling(state))
-    draw_card(result.session, state, ruling)
+    """`acting.act` for the command running in `ctx`: its game, from the group that holds it
+    (`referee ld bid`: Liar's dice; None for a shared command), and its name."""
+    acting.act(workspace(ctx), command_game(ctx), ctx.info_name or "", ref, make_event)
 
 
 def command_game(ctx: typer.Context) -> games.GameInfo | None:
@@ -265,62 +200,6 @@ def command_game(ctx: typer.Context) -> games.GameInfo | None:
     return None
 
 
-def slip(ctx: typer.Context, session: Session, wanted: games.GameInfo) -> UsageError:
-    """The one-line answer to a command of another game than the session's."""
-    have = games.info(session.game)
-    command = f"{wanted.name} {ctx.info_name}"
-    return UsageError(
-        f"session {quote(session.name)} is {have.title}: {quote(command)} needs"
-        f" a {wanted.title} session (referee new {wanted.name} ... or -s NAME)"
-    )
-
-
-def check_game(ctx: typer.Context, session: Session, wanted: games.GameInfo) -> None:
-    """Refuse a command of the game `wanted` on a session of another game."""
-    if session.game != wanted.name:
-        raise slip(ctx, session, wanted)
-
-
-def actor(session: Session, state: Any, by: str | None) -> str:
-    """The player acting: `--by` (checked by the rules), else whoever is on turn."""
-    if by is not None:  # `--by ""` names nobody: refused, not read as "whoever is on turn"
-        return resolve_player(session, by)
-    turn = session.engine.turn(state)
-    if turn is None:
-        result = session.engine.outcome(state)
-        winners = " and ".join(result.winners) or "nobody"
-        if result.provisional:  # one more event may still change it (a buy-back on offer)
-            actions = " or ".join(repr(a) for a in session.engine.legal_actions(state))
-            raise RuleViolation(f"the game is over: {winners} leads; {actions} the night")
-        raise RuleViolation(f"the game is over: {winners} won")
-    return turn
-
-
-# ---------------------------------------------------------------------------- the card
-
-
-def draw_card(
-    session: Session,
-    state: Any | None = None,
-    ruling: str | None = None,
-    full: bool | None = None,
-    above: int = 0,
-) -> None:
-    """The ruling of the last action, then the score card: the full card when it fits the
-    screen under the ruling (and `above` lines already printed), else the compact one (`full`
-    chooses)."""
-    if state is None:
-        state = replay(session)
-    render = games.module(session.game, "render")
-    width = output.width()
-    if full is None:
-        used = above + (output.wrapped_lines(ruling, width) if ruling else 0)
-        full = render.card_lines(state, width) + used <= output.height() - 1
-    screens: list[Any] = [ruling] if ruling else []
-    screens.append(render.card(state, session.name, width, compact=not full))
-    output.draw(*screens)
-
-
 class ShellPlugin(NamedTuple):
     """What a game adds to `referee shell`: its prompt, and how to complete its arguments.
 
@@ -331,3 +210,10 @@ class ShellPlugin(NamedTuple):
     prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
     complete: Mapping[str, Callable[[Session, Any], list[str]]]
     tools: tuple[str, ...] = ()  # commands open at any time that are not moves (odds)
+
+
+__all__ = [  # `actor`, `draw_card` and `Workspace` are `acting`'s, used by every game's commands
+    "ByOpt", "DirectionOpt", "JsonOpt", "NameOpt", "NickOpt", "PlayersArg", "RulesetOpt",
+    "SessionOpt", "ShellPlugin", "Workspace", "act", "actor", "command_game", "draw_card",
+    "every_session", "open_session", "session_state", "start_session", "workspace",
+]  # fmt: skip

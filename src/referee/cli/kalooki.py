@@ -25,11 +25,12 @@ from referee.cli.common import (
     workspace,
 )
 from referee.cli.common import RulesetOpt as SessionRulesetOpt
+from referee.cli.moves import kalooki as moves
 from referee.errors import UsageError
 from referee.games import kalooki as k
 from referee.games import kalooki_game as kg
 from referee.notation.cards import parse_cards, show
-from referee.session import Session, resolve_player
+from referee.session import Session
 
 app = typer.Typer(
     help="Kalooki referee tools (alias: kal): check a meld or a lay-down, score, solve.",
@@ -265,13 +266,7 @@ def call(
     Granted, it counts against the caller's call limit; --refused records a refusal, which
     does not count. Nobody who has laid down may call or refuse.
     """
-    act(
-        ctx,
-        session,
-        lambda s, state: kg.Call(
-            resolve_player(s, caller), refused, resolve_player(s, by) if by else None
-        ),
-    )
+    act(ctx, session, moves.call(caller, refused, by))
 
 
 @app.command()
@@ -287,8 +282,7 @@ def down(
 
     Checked against this round's contract; the melds go on the table, numbered.
     """
-    laid = tuple(tuple(m) for m in k.parse_lay_down(melds))
-    act(ctx, session, lambda s, state: kg.Down(resolve_player(s, player), laid))
+    act(ctx, session, moves.down(player, melds))
 
 
 @app.command()
@@ -306,10 +300,7 @@ def tack(
 
     By the tack order and the joker rules; --swap puts in the card a joker stands for.
     """
-    cards = parse_cards(card)
-    if len(cards) != 1:
-        raise UsageError(f"one card at a time, not {len(cards)}")
-    act(ctx, session, lambda s, state: kg.Tack(resolve_player(s, player), cards[0], on, swap))
+    act(ctx, session, moves.tack(player, card, on, swap))
 
 
 @app.command()
@@ -319,7 +310,7 @@ def stockout(ctx: typer.Context, session: SessionOpt = None) -> None:
     The first time, the discards are reshuffled; the second before anyone is out voids the
     round, which is dealt again by the same dealer.
     """
-    act(ctx, session, lambda s, state: kg.StockOut())
+    act(ctx, session, moves.stockout())
 
 
 @app.command()
@@ -328,7 +319,7 @@ def out(ctx: typer.Context, player: PlayerArg, session: SessionOpt = None) -> No
 
     Then every other hand is entered with 'hand'.
     """
-    act(ctx, session, lambda s, state: kg.Out(resolve_player(s, player)))
+    act(ctx, session, moves.out(player))
 
 
 @app.command()
@@ -349,10 +340,7 @@ def hand(
 
     Scored card by card (joker 50, black ace 15, K Q J 10 ten, red ace 1), or --points N.
     """
-    held = parse_cards(*cards) if cards else None
-    if held is None and points is None:
-        raise UsageError("give the cards left in hand, or --points N")
-    act(ctx, session, lambda s, state: kg.Hand(resolve_player(s, player), held, points))
+    act(ctx, session, moves.hand(player, cards, points))
 
 
 @app.command()
@@ -375,12 +363,7 @@ def fix(
     Checked like any hand (its count of cards, its points); kept in the log as a correction
     and marked ~ on the sheet, so nothing after it is undone.
     """
-    held = parse_cards(*cards) if cards else None
-    if held is None and points is None:
-        raise UsageError("give the cards that player held, or --points N")
-    act(
-        ctx, session, lambda s, state: kg.Fix(round_number, resolve_player(s, player), held, points)
-    )
+    act(ctx, session, moves.fix(round_number, player, cards, points))
 
 
 # ---------------------------------------------------------------------------- the shell

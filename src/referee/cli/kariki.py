@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
 
@@ -17,16 +17,14 @@ from referee.cli.common import (
     SessionOpt,
     ShellPlugin,
     act,
-    actor,
     session_state,
     start_session,
 )
-from referee.errors import RuleViolation, UsageError, quote
+from referee.cli.moves import kariki as moves
+from referee.errors import UsageError
 from referee.games import kariki
-from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, Roll, chance_words, parse_rank
-from referee.session import Session, resolve_player
-
-T = TypeVar("T")
+from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, chance_words, parse_rank
+from referee.session import Session
 
 app = typer.Typer(
     help="Kariki actions (alias: k). The player on turn acts unless --by says who.",
@@ -87,8 +85,7 @@ def claim(
 
     Typed by the player facing a claim, it also means he took the mug and rolled.
     """
-    parsed = parse_rank(" ".join(needed(rank, "claim", "a rank, like claim 9 or claim 1-1")))
-    act(ctx, session, lambda s, state: kariki.Claim(actor(s, state, by), parsed))
+    act(ctx, session, moves.claim(rank, by))
 
 
 @app.command("kariki")
@@ -98,7 +95,7 @@ def show_kariki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None
     A crown for the roller and a berry for the next player (typed by the player facing a
     claim, he took the mug first).
     """
-    act(ctx, session, lambda s, state: kariki.ShowKariki(actor(s, state, by)))
+    act(ctx, session, moves.show_kariki(by))
 
 
 @app.command()
@@ -107,7 +104,7 @@ def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> No
 
     Without looking under it: the new claim must match or beat the one standing.
     """
-    act(ctx, session, lambda s, state: kariki.TakeMug(actor(s, state, by)))
+    act(ctx, session, moves.roll(by))
 
 
 @app.command()
@@ -127,11 +124,7 @@ def pull(
     Type the dice it shows: a lie is a berry for whoever answers for the claim, the truth a
     berry for the puller.
     """
-    dice = needed(dice, "pull", "the dice under the mug, like pull 4-5")
-    if len(dice) > 2:
-        raise UsageError(f"pull takes two dice, like 4-5, not {len(dice)} words")
-    parsed = Roll.parse(" ".join(dice))
-    act(ctx, session, lambda s, state: kariki.Pull(actor(s, state, by), parsed))
+    act(ctx, session, moves.pull(dice, by))
 
 
 @app.command("pass")
@@ -140,7 +133,7 @@ def pass_(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> N
 
     Accept it as your own roll: you answer for it, and the next player chooses.
     """
-    act(ctx, session, lambda s, state: kariki.Pass(actor(s, state, by)))
+    act(ctx, session, moves.pass_(by))
 
 
 @app.command()
@@ -177,32 +170,7 @@ def slash(
 
     For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
     """
-
-    who = needed(player, "slash", "who broke a rule, like slash bob drop 25 or slash bob 3")
-    rule_word, amount_given = rule, amount
-    if rule is not None and rule.isascii() and rule.isdigit():  # `slash bob 3`: three slashes
-        if amount is not None:
-            typed = quote(f"slash {who} {rule} {amount}", 40)
-            like = "like slash bob drop 25 or slash bob 3"
-            raise UsageError(f"{typed}: {rule[:12]} is a count, not a rule; {like}")
-        # A count of more digits than any table needs is refused below without parsing it all.
-        rule_word, amount_given = None, int(rule) if len(rule) <= 12 else 10**12
-
-    def make(s: Session, state: kariki.State) -> kariki.Slash:
-        found = state.rules.slash_rule(rule_word) if rule_word else None
-        timed, counted = seconds, count
-        amount = amount_given
-        if amount is not None:
-            if seconds is not None or count is not None:
-                raise UsageError("give the amount once: as a word, or as --seconds / --count")
-            if found is not None and found.seconds_per_slash is not None:
-                timed = amount
-            else:
-                counted = amount
-        rule_name = found.name if found else None
-        return kariki.Slash(resolve_player(s, who), rule_name, timed, counted)
-
-    act(ctx, session, make)
+    act(ctx, session, moves.slash(player, rule, amount, seconds, count))
 
 
 @app.command()
@@ -253,20 +221,7 @@ def buyback(
 
     A player who just went out pays the pot (so it doubles) and returns with one berry less.
     """
-
-    def make(s: Session, state: kariki.State) -> kariki.BuyBack:
-        if player is not None:
-            return kariki.BuyBack(resolve_player(s, player))
-        offered = [state.name(i) for i in state.buyback_open]
-        if len(offered) == 1:  # `bu` alone: the one player on offer
-            return kariki.BuyBack(offered[0])
-        if not offered:
-            raise RuleViolation(
-                "no buy-back is on offer: only a player who just went out buys back"
-            )
-        raise UsageError(f"buyback needs the player: {' or '.join(offered)}")
-
-    act(ctx, session, make)
+    act(ctx, session, moves.buyback(player))
 
 
 @app.command()
@@ -276,14 +231,7 @@ def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
     When one player stands and a buy-back is still on offer: nobody else buys back, the
     offers close, and the last player standing takes the pot.
     """
-    act(ctx, session, lambda s, state: kariki.Settle())
-
-
-def needed(value: T | None, command: str, what: str) -> T:
-    """An argument the command cannot do without, else a one-line usage error saying what."""
-    if value is None or value == []:
-        raise UsageError(f"{command} needs {what}")
-    return value
+    act(ctx, session, moves.settle())
 
 
 # ---------------------------------------------------------------------------- the shell

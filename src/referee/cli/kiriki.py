@@ -3,8 +3,7 @@ matches, typed as they happen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -19,19 +18,21 @@ from referee.cli.common import (
     SessionOpt,
     ShellPlugin,
     act,
-    actor,
     every_session,
     open_session,
     session_state,
     start_session,
     workspace,
 )
-from referee.errors import RuleViolation, UsageError
+from referee.cli.moves import MakeEvent
+from referee.cli.moves import kiriki as moves
+from referee.cli.moves.kiriki import matches, signed
+from referee.errors import UsageError
 from referee.games import kiriki
-from referee.notation.dice import ALL_ROLLS, Rank, Roll, chance_words
+from referee.notation.dice import ALL_ROLLS, Rank, chance_words
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
-from referee.session import Session, resolve_player
+from referee.session import Session
 from referee.text import printable
 
 app = typer.Typer(
@@ -48,27 +49,10 @@ DiceArg = Annotated[
 ]
 
 
-def _roll(dice: list[str]) -> Roll:
-    if len(dice) > 2:
-        raise UsageError(f"two dice, like 4-5 or K-K, not {len(dice)} words")
-    return WORDS.parse_dice(" ".join(dice))
-
-
-def _actor(session: Session, state: kiriki.State, by: str | None) -> str:
-    """Who acts (see `common.actor`); a finished match says so in its own words."""
-    if state.is_over and not by:
-        raise RuleViolation(kiriki.over_words(state))
-    return actor(session, state, by)
-
-
-def _act(ctx: typer.Context, ref: str | None, make: Callable[[Session, Any], Any]) -> None:
+def _act(ctx: typer.Context, ref: str | None, make: MakeEvent) -> None:
     """`common.act`, then, when the action ended a ranked match, what it did to KR."""
     act(ctx, ref, make)
-    known = workspace(ctx).known
-    if known is not None and known.state.is_over and known.state.ranked:
-        said = kr_change(ctx, known.session)
-        if said:
-            output.print_wrapped(said)
+    moves.after(workspace(ctx))
 
 
 def new(
@@ -119,10 +103,7 @@ def rolloff(
 
     One die each, in the order the players were named: higher rolls first; a tie rolls again.
     """
-    for die in (first, second):
-        if not 1 <= die <= 6:
-            raise UsageError(f"a die shows 1 to 6, not {die}")
-    _act(ctx, session, lambda s, state: kiriki.RollOff(first, second))
+    _act(ctx, session, moves.rolloff(first, second))
 
 
 @app.command()
@@ -145,9 +126,7 @@ def claim(
     4 to Pair of Aces (a Kiriki is shown, never claimed). --show reveals one of your two dice,
     on the first claim from a fresh roll only.
     """
-    parsed = WORDS.parse_rank(" ".join(rank))
-    shown = WORDS.parse_face(show) if show is not None else None
-    _act(ctx, session, lambda s, state: kiriki.Claim(_actor(s, state, by), parsed, shown))
+    _act(ctx, session, moves.claim(rank, show, by))
 
 
 @app.command("kiriki")
@@ -156,7 +135,7 @@ def show_kiriki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None
 
     Black and Red: the roller takes the point at once.
     """
-    _act(ctx, session, lambda s, state: kiriki.ShowKiriki(_actor(s, state, by)))
+    _act(ctx, session, moves.show_kiriki(by))
 
 
 @app.command()
@@ -166,8 +145,7 @@ def lift(ctx: typer.Context, dice: DiceArg, by: ByOpt = None, session: SessionOp
     Dice that meet the claim (truth or downplay) win the point for the claimer; below it, for
     the one who lifted.
     """
-    rolled = _roll(dice)
-    _act(ctx, session, lambda s, state: kiriki.Lift(_actor(s, state, by), rolled))
+    _act(ctx, session, moves.lift(dice, by))
 
 
 @app.command()
@@ -176,7 +154,7 @@ def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) ->
 
     A lie wins the point for the claimer (he reveals it); a truth leaves him in control.
     """
-    _act(ctx, session, lambda s, state: kiriki.Believe(_actor(s, state, by)))
+    _act(ctx, session, moves.believe(by))
 
 
 @app.command()
@@ -185,8 +163,7 @@ def reveal(ctx: typer.Context, dice: DiceArg, by: ByOpt = None, session: Session
 
     The dice must be below the claim: the bluff worked, and the point is the claimer's.
     """
-    rolled = _roll(dice)
-    _act(ctx, session, lambda s, state: kiriki.Reveal(_actor(s, state, by), rolled))
+    _act(ctx, session, moves.reveal(dice, by))
 
 
 @app.command("raise")
@@ -195,8 +172,7 @@ def raise_(ctx: typer.Context, rank: RankArg, by: ByOpt = None, session: Session
 
     After a believed truth: a strictly higher claim, no new die shown.
     """
-    parsed = WORDS.parse_rank(" ".join(rank))
-    _act(ctx, session, lambda s, state: kiriki.Raise(_actor(s, state, by), parsed))
+    _act(ctx, session, moves.raise_(rank, by))
 
 
 @app.command()
@@ -205,7 +181,7 @@ def reroll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> 
 
     Roll fresh, then claim equal or higher (or show a Kiriki); forced at Pair of Aces.
     """
-    _act(ctx, session, lambda s, state: kiriki.Reroll(_actor(s, state, by)))
+    _act(ctx, session, moves.reroll(by))
 
 
 @app.command()
@@ -214,7 +190,7 @@ def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> No
 
     Roll fresh, then claim equal or higher than the standing claim (or show a Kiriki).
     """
-    _act(ctx, session, lambda s, state: kiriki.Roll_(_actor(s, state, by)))
+    _act(ctx, session, moves.roll(by))
 
 
 @app.command()
@@ -227,7 +203,7 @@ def resign(
 
     The match ends as a loss for PLAYER (and counts for KR when ranked).
     """
-    _act(ctx, session, lambda s, state: kiriki.Resign(resolve_player(s, player)))
+    _act(ctx, session, moves.resign(player))
 
 
 @app.command()
@@ -287,79 +263,6 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
 # ---------------------------------------------------------------------------- KR ratings
 
 
-def match_id(session: Session) -> str:
-    """The session's id: a match counts once, however many copies of it the folder holds
-    (files from before session ids get one that rename, export and import keep)."""
-    from referee.history import session_id
-
-    return session_id(session)
-
-
-def _utc(text: str) -> str:
-    from datetime import UTC
-
-    from referee.session import event_time
-
-    found = event_time(text) if text else None
-    return found.astimezone(UTC).isoformat() if found is not None else ""
-
-
-def rated(session: Session, state: kiriki.State) -> kiriki.RatedMatch | None:
-    """A session as KR counts it, if it is a finished ranked Kiriki match."""
-    if session.game != "kiriki" or not state.ranked or not state.is_over:
-        return None
-    from referee.session import TIME_KEY
-
-    at = session.events[-1].get(TIME_KEY) if session.events else None
-    finished = _utc(at if isinstance(at, str) else "") or _utc(session.created)
-    return kiriki.rated_match(
-        state, finished, _utc(session.created), match_id(session), session.name
-    )
-
-
-def _matches(ctx: typer.Context, quiet: bool = False) -> Iterator[kiriki.RatedMatch]:
-    if quiet:  # under a match-end screen, a broken file elsewhere is not this screen's news
-        from referee import storage
-
-        space = workspace(ctx)
-        loaded_all: Iterable[Any] = (
-            _quietly(storage.load, path, space.cache) for path in storage.session_files(space.home)
-        )
-    else:
-        loaded_all = every_session(ctx)
-    for loaded in loaded_all:
-        if loaded is not None:
-            found = rated(loaded.session, loaded.state)
-            if found is not None:
-                yield found
-
-
-def _quietly(load: Callable[..., Any], *args: Any) -> Any:
-    from referee.errors import RefereeError
-
-    try:
-        return load(*args)
-    except RefereeError:
-        return None
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "±0"
-
-
-def kr_change(ctx: typer.Context, session: Session) -> str | None:
-    """What a finished ranked match did to KR: `KR: Ann 1516 (+16), Bob 1484 (-16)`."""
-    mine = match_id(session)
-    for found in kiriki.kr_history(list(_matches(ctx, quiet=True))):
-        if found.match.id == mine:
-            m = found.match
-            return (
-                f"KR: {printable(m.winner)} {found.winner_kr} ({_signed(found.winner_change)}),"
-                f" {printable(m.loser)} {found.loser_kr} ({_signed(found.loser_change)})"
-            )
-    return None
-
-
 def ratings(
     ctx: typer.Context,
     history: Annotated[
@@ -375,7 +278,7 @@ def ratings(
     they ended: the time of the event that ended each, then the session's creation, then its
     id. --history lists each match and what it changed.
     """
-    found = kiriki.kr_history(list(_matches(ctx)))
+    found = kiriki.kr_history(list(matches(every_session(ctx))))
     table = kiriki.ratings(found)
     pairs = kiriki.head_to_head(found)
     if json_out:
@@ -410,8 +313,8 @@ def _history_lines(found: list[kiriki.Rated]) -> list[str]:
         resigned = f", {lo} resigned" if m.resigned else ""
         lines.append(f"  {w} beat {lo} {m.score[0]}-{m.score[1]}{resigned}")
         lines.append(
-            f"  {w} {r.winner_kr} ({_signed(r.winner_change)}),"
-            f" {lo} {r.loser_kr} ({_signed(r.loser_change)})"
+            f"  {w} {r.winner_kr} ({signed(r.winner_change)}),"
+            f" {lo} {r.loser_kr} ({signed(r.loser_change)})"
         )
     return lines
 

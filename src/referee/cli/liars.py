@@ -18,13 +18,13 @@ from referee.cli.common import (
     SessionOpt,
     ShellPlugin,
     act,
-    actor,
     session_state,
     start_session,
 )
+from referee.cli.moves import liars as moves
 from referee.errors import UsageError, quote
 from referee.games import liars
-from referee.notation.bids import Bid, Hands, count_dice, parse_count, parse_dice
+from referee.notation.bids import Bid, count_dice, parse_count, parse_dice
 from referee.render.liars_words import odds_lines
 from referee.session import Session
 from referee.text import printable
@@ -91,24 +91,7 @@ def bid(ctx: typer.Context, bid: BidArg, by: ByOpt = None, session: SessionOpt =
 
     At least QUANTITY dice show FACE under all the cups: it must raise the standing bid.
     """
-    parsed = Bid.parse(" ".join(bid))
-    act(ctx, session, lambda s, state: liars.BidEvent(actor(s, state, by), parsed))
-
-
-def _call(
-    ctx: typer.Context,
-    count: str | None,
-    dice: str | None,
-    by: str | None,
-    session: str | None,
-    exact: bool,
-) -> None:
-    hands = Hands.parse(dice) if dice is not None else None
-    # Neither or both of a count and the dice: the engine says so, after whether it may call.
-    if count is not None and count.startswith("-") and not count[1:].isdecimal():
-        raise UsageError(f"unknown option {quote(count)}: the options are --dice, --by, -s")
-    number = parse_count(count) if count is not None else None
-    act(ctx, session, lambda s, state: liars.Call(actor(s, state, by), number, hands, exact))
+    act(ctx, session, moves.bid(bid, by))
 
 
 @app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
@@ -125,7 +108,7 @@ def call(
     At least the bid: the caller loses a die; fewer: the bidder does. The player on turn
     calls, or any player still in but the bidder where the ruleset says call_by = "any".
     """
-    _call(ctx, count, dice, by, session, exact=False)
+    act(ctx, session, moves.call(count, dice, by))
 
 
 @app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
@@ -141,7 +124,7 @@ def exact(
     Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
     right, he regains a die; wrong, he loses one; either way he opens the next round.
     """
-    _call(ctx, count, dice, by, session, exact=True)
+    act(ctx, session, moves.exact(count, dice, by))
 
 
 @app.command()

@@ -18,10 +18,10 @@ from referee.cli.common import (
     SessionOpt,
     ShellPlugin,
     act,
-    actor,
     session_state,
     start_session,
 )
+from referee.cli.moves import mia as moves
 from referee.errors import UsageError
 from referee.games import mia
 from referee.notation.mia import ALL_VALUES, MiaValue, chance_at_least
@@ -73,8 +73,7 @@ def announce(
 
     True or not, it must beat the standing value; said over a value, it also means you believed it.
     """
-    said = MiaValue.parse(" ".join(value))
-    act(ctx, session, lambda s, state: mia.Announce(actor(s, state, by), said))
+    act(ctx, session, moves.announce(value, by))
 
 
 @app.command()
@@ -83,7 +82,7 @@ def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) ->
 
     Take the mug without lifting it, roll, look, and announce higher (or just announce at once).
     """
-    act(ctx, session, lambda s, state: mia.Believe(actor(s, state, by)))
+    act(ctx, session, moves.believe(by))
 
 
 @app.command()
@@ -99,8 +98,7 @@ def lift(
 
     Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
     """
-    shown = MiaValue.parse(" ".join(dice))
-    act(ctx, session, lambda s, state: mia.Lift(actor(s, state, by), shown))
+    act(ctx, session, moves.lift(dice, by))
 
 
 @app.command()
@@ -109,7 +107,7 @@ def giveup(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> 
 
     Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
     """
-    act(ctx, session, lambda s, state: mia.GiveUp(actor(s, state, by)))
+    act(ctx, session, moves.giveup(by))
 
 
 @app.command()

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from referee import games, storage
-from referee.cli import command_for, output, run
+from referee.cli import output
+from referee.cli.app import command_for, run
 from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError
 from referee.text import pick

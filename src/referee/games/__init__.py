@@ -35,6 +35,7 @@ class GameInfo(NamedTuple):
     cli: str  # module with `app`; with sessions also `new` and `SHELL`
     render: str | None  # module with `card` and `card_lines` (Rich)
     words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
+    moves: str | None = None  # module with `MOVES`: the actions, without Typer (`cli.moves`)
     commands: tuple[str, ...] = ()  # top-level commands the CLI module adds: `referee ratings`
 
     @property
@@ -57,6 +58,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.kariki",
         render="referee.render.kariki",
         words="referee.render.kariki_words",
+        moves="referee.cli.moves.kariki",
     ),
     GameInfo(
         name="liars",
@@ -71,6 +73,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.liars",
         render="referee.render.liars",
         words="referee.render.liars_words",
+        moves="referee.cli.moves.liars",
     ),
     GameInfo(
         name="kiriki",
@@ -85,6 +88,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.kiriki",
         render="referee.render.kiriki",
         words="referee.render.kiriki_words",
+        moves="referee.cli.moves.kiriki",
         commands=("ratings",),
     ),
     GameInfo(
@@ -100,6 +104,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.kalooki",
         render="referee.render.kalooki",
         words="referee.render.kalooki_words",
+        moves="referee.cli.moves.kalooki",
     ),
     GameInfo(
         name="mia",
@@ -114,6 +119,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.cli.mia",
         render="referee.render.mia",
         words="referee.render.mia_words",
+        moves="referee.cli.moves.mia",
     ),
 )
 BY_NAME: Mapping[str, GameInfo] = {g.name: g for g in GAMES} | {

@@ -1,0 +1,181 @@
+"""What every action shares, without Typer: the workspace (the data folder and the session
+last seen), one path for an action (check the game, apply under the lock, save), who acts,
+and the score card after it. The Typer commands (`cli.common.act`) and the quick path
+(`cli.quick`) both come here, so an action does the same thing whichever path read its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee import games, storage
+from referee.cli import output
+from referee.errors import RefereeError, RuleViolation, StorageError, UsageError, quote
+from referee.session import Session, append, notation, replay, resolve_player
+
+
+def home() -> storage.Home:
+    """The data folder: $REFEREE_HOME, else the platform's user data folder."""
+    from referee.places import data_folder
+
+    return storage.Home(Path(data_folder()))
+
+
+@dataclass
+class Workspace:
+    """What the commands of one process share: the data folder and the session last seen.
+
+    A one-off command starts with nothing in memory; `referee shell` keeps one Workspace for
+    all its lines, so each action uses the session in memory while its file is unchanged.
+    """
+
+    home: storage.Home = field(default_factory=home)
+    known: storage.Loaded | None = None
+    keeps_replays: bool = False  # the shell keeps its replay in memory, cached once on exit
+    cache: storage.Cache = field(default_factory=storage.Cache.default)
+    default_ref: str | None = None  # `referee -s NAME COMMAND`
+
+    def path(self, ref: str | None) -> Path:
+        """The file of the session `ref` names, else the one given before the command."""
+        return storage.resolve(self.home, ref or self.default_ref)
+
+    def load(self, ref: str | None) -> storage.Loaded:
+        """The session `ref` names: the copy in memory if its file's bytes are unchanged."""
+        path = self.path(ref)
+        raw = storage.read_bytes(path, "session file")
+        known = self.known
+        if known is not None and known.path == path and known.digest == storage.digest_of(raw):
+            return known
+        # The shell keeps its replays in memory and caches one on exit; opening, it asks the
+        # cache like any command (a long night opens as fast as a short one).
+        cache = self.cache if known is None or not self.keeps_replays else None
+        self.known = storage.load_bytes(path, raw, cache)
+        return self.known
+
+    def change(self, ref: str | None, change: storage.Change[Any]) -> storage.Saved[Any]:
+        """Run a change of the session `ref` names under its lock, and remember the result."""
+        path = self.path(ref)
+        known = self.known if self.known is not None and self.known.path == path else None
+        cache = None if self.keeps_replays else self.cache
+        result = storage.transaction(path, change, cache, known)
+        self.known = result.loaded
+        return result
+
+
+# ---------------------------------------------------------------------------- acting
+
+
+def act(
+    space: Workspace,
+    wanted: games.GameInfo | None,
+    command: str,
+    ref: str | None,
+    make_event: Callable[[Session, Any], Any],
+) -> None:
+    """Build an event against the live state, apply it, save it, show the ruling and card.
+
+    The session must be of the game whose command this is: `referee liars bid` on a Kariki
+    session is refused (exit 2, nothing written) before any event is made.
+    """
+    if wanted is not None:
+        check_game(command, space.load(ref).session, wanted)  # before the lock: the usual slip
+
+    def change(session: Session, state: Any) -> tuple[Session, Any, None]:
+        if wanted is not None:
+            check_game(command, session, wanted)  # and again under it: the file may have changed
+        return (*append(session, state, make_event(session, state), at=storage.now()), None)
+
+    result = space.change(ref, change)
+    state = result.loaded.state
+    ruling = games.module(result.session.game, "words").words(result.session.engine.ruling(state))
+    draw_card(result.session, state, ruling)
+
+
+def slip(command: str, session: Session, wanted: games.GameInfo) -> UsageError:
+    """The one-line answer to a command of another game than the session's."""
+    have = games.info(session.game)
+    typed = f"{wanted.name} {command}"
+    return UsageError(
+        f"session {quote(session.name)} is {have.title}: {quote(typed)} needs"
+        f" a {wanted.title} session (referee new {wanted.name} ... or -s NAME)"
+    )
+
+
+def check_game(command: str, session: Session, wanted: games.GameInfo) -> None:
+    """Refuse a command (`command`) of the game `wanted` on a session of another game."""
+    if session.game != wanted.name:
+        raise slip(command, session, wanted)
+
+
+def undo_or_redo(space: Workspace, ref: str | None, command: str) -> None:
+    """`undo` (take back the last event) or `redo` (put back an undone one), said above the
+    card as a ruling is: wrapped at words, and counted when the card chooses full or compact,
+    so the line never scrolls off a phone's screen."""
+    from referee import session as sessions
+
+    change = sessions.undo if command == "undo" else sessions.redo
+    result = space.change(ref, change)
+    said = notation(result.session, result.value)
+    if command == "undo":
+        number, done = len(result.session.events) + 1, "undid"
+    else:
+        number, done = len(result.session.events), "redid"
+    draw_card(result.session, result.loaded.state, f"{done} event {number}: {said}")
+
+
+def failed(error: BaseException) -> int | None:
+    """The one line an error every path handles alike prints, and its exit code; None for
+    any other error (which is the caller's)."""
+    if isinstance(error, RefereeError):
+        output.error_line(str(error))
+        return error.exit_code
+    if isinstance(error, KeyboardInterrupt):
+        output.error_line("interrupted")
+        return 130
+    if isinstance(error, OSError):  # a disk problem no layer below turned into a StorageError
+        output.error_line(str(StorageError(f"{error.strerror or error}")))
+        return StorageError.exit_code
+    return None
+
+
+def actor(session: Session, state: Any, by: str | None) -> str:
+    """The player acting: `--by` (checked by the rules), else whoever is on turn."""
+    if by is not None:  # `--by ""` names nobody: refused, not read as "whoever is on turn"
+        return resolve_player(session, by)
+    turn = session.engine.turn(state)
+    if turn is None:
+        result = session.engine.outcome(state)
+        winners = " and ".join(result.winners) or "nobody"
+        if result.provisional:  # one more event may still change it (a buy-back on offer)
+            actions = " or ".join(repr(a) for a in session.engine.legal_actions(state))
+            raise RuleViolation(f"the game is over: {winners} leads; {actions} the night")
+        raise RuleViolation(f"the game is over: {winners} won")
+    return turn
+
+
+# ---------------------------------------------------------------------------- the card
+
+
+def draw_card(
+    session: Session,
+    state: Any | None = None,
+    ruling: str | None = None,
+    full: bool | None = None,
+    above: int = 0,
+) -> None:
+    """The ruling of the last action, then the score card: the full card when it fits the
+    screen under the ruling (and `above` lines already printed), else the compact one (`full`
+    chooses)."""
+    if state is None:
+        state = replay(session)
+    render = games.module(session.game, "render")
+    width = output.width()
+    if full is None:
+        used = above + (output.wrapped_lines(ruling, width) if ruling else 0)
+        full = render.card_lines(state, width) + used <= output.height() - 1
+    screens: list[Any] = [ruling] if ruling else []
+    screens.append(render.card(state, session.name, width, compact=not full))
+    output.draw(*screens)

@@ -1,0 +1,593 @@
+"""The `referee` command line's Typer app: the shared commands, and the one place errors become
+exit codes.
+
+Each command line gets a fresh Typer app (`make_app`) holding the shared commands and only the
+games that line names, so no command pays for another game's import; help attaches them all.
+A game's own commands (`referee kariki claim`, `referee new kariki`) live in its CLI module,
+named by the registry in `referee.games`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
+
+import typer
+
+from referee import __version__, games, storage
+from referee.cli import acting, output
+from referee.cli.common import (
+    JsonOpt,
+    SessionOpt,
+    Workspace,
+    draw_card,
+    open_session,
+    workspace,
+)
+from referee.errors import RefereeError, UsageError, quote
+from referee.session import notation, states
+
+HELP = "Scorekeeper and referee for dice and card games played at a real table."
+
+
+def start_here() -> str:
+    """What `referee` says with no session yet: how to start one, in no one game's words."""
+    names = ", ".join(g.name for g in games.GAMES if g.has_sessions)
+    return (
+        "No session yet. Start one:\n"
+        "  referee new GAME PLAYER...\n"
+        f"Games: {names}.\n"
+        "Then type each action as it happens:\n"
+        "  referee GAME ACTION ...\n"
+        "or play in one prompt: referee shell\n"
+        "More: referee GAME --help"
+    )
+
+
+def _version(value: bool) -> None:
+    if value:
+        output.print_text(f"referee {__version__}")
+        raise typer.Exit()
+
+
+def root(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """With no command: the current session's score card, or how to start."""
+    space = workspace(ctx)
+    if session is not None:
+        space.default_ref = session
+    if ctx.invoked_subcommand is not None:
+        return
+    if not (space.default_ref or storage.current_ref(space.home)):
+        output.print_wrapped(start_here())
+        return
+    loaded = open_session(ctx, None)
+    draw_card(loaded.session, loaded.state)
+
+
+# ---------------------------------------------------------------------------- sessions
+
+RefArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="SESSION",
+        help="Session NAME or PATH (default: the current one).",
+        show_default=False,
+    ),
+]
+
+
+def show(
+    ctx: typer.Context,
+    ref: RefArg = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+    full: Annotated[
+        bool | None,
+        typer.Option(
+            "--full/--compact",
+            help="The whole card, or one line a player (default: what fits).",
+            show_default=False,
+        ),
+    ] = None,
+    totals: Annotated[
+        bool, typer.Option("--totals", help="The running total after each round (Kalooki).")
+    ] = False,
+) -> None:
+    """The score card."""
+    loaded = open_session(ctx, session or ref)
+    if json_out:
+        doc = loaded.session.engine.summary(loaded.state)
+        doc["session"] = loaded.session.name
+        output.print_json(doc)
+        return
+    if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
+        view = getattr(games.module(loaded.session.game, "render"), "totals_card", None)
+        if view is None:
+            raise UsageError(f"show --totals is for a game of rounds, not {loaded.session.game}")
+        output.draw(view(loaded.state, loaded.session.name, output.width()))
+        return
+    draw_card(loaded.session, loaded.state, full=full)
+
+
+def log(
+    ctx: typer.Context,
+    ref: RefArg = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+    script: Annotated[
+        bool, typer.Option("--script", help="The events as lines for 'referee shell'.")
+    ] = False,
+    last: Annotated[
+        int | None,
+        typer.Option("--last", metavar="N", help="Only the last N events.", show_default=False),
+    ] = None,
+) -> None:
+    """The history, with rulings.
+
+    One numbered event a line, with who, what and the ruling.
+    """
+    loaded = open_session(ctx, session or ref)
+    played = loaded.session
+    engine = played.engine
+    if script:
+        lines = [f"# {new_command(played)}"]
+        lines += [notation(played, e) for e in played.events]
+        output.print_text("\n".join(lines))
+        return
+    if last is not None and last < 0:
+        raise UsageError(f"--last takes a number of events, not {last}")
+    numbered = list(enumerate(zip(played.events, states(played), strict=True), 1))
+    if last is not None:
+        numbered = numbered[len(numbered) - last :] if last else []
+    if json_out:
+        output.print_json(
+            [
+                {
+                    "number": n,
+                    "event": dict(e),
+                    "text": notation(played, e),
+                    "ruling": words_of(played.game, engine.ruling(s)),
+                    "facts": engine.ruling_json(s),
+                }
+                for n, (e, s) in numbered
+            ]
+        )
+        return
+    if not numbered:
+        output.print_text("no events yet")
+        return
+    from referee.history import log_times
+    from referee.render.common import history
+    from referee.session import TIME_KEY
+
+    stamps = [e.get(TIME_KEY) for _, (e, _) in numbered]
+    times = log_times([at if isinstance(at, str) else None for at in stamps])
+    output.draw(
+        history(
+            [
+                (n, at, words_of(played.game, engine.ruling(s)))
+                for (n, (_, s)), at in zip(numbered, times, strict=True)
+            ]
+        )
+    )
+
+
+def words_of(game: str, ruling: object) -> str:
+    """A ruling in words, by the game's own words module."""
+    words: str = games.module(game, "words").words(ruling)
+    return words
+
+
+def new_command(session: Any) -> str:
+    """The `referee new` line that starts this session again, for `log --script`."""
+    from referee.games.base import words as line
+
+    players = [p.name + (f"={p.nickname}" if p.nickname else "") for p in session.players]
+    options = dict(session.options.items())
+    ruleset = session.ruleset.get("name")
+    default = games.info(session.game).rulesets[0]
+    extra = {"ruleset": ruleset} if ruleset and ruleset != default else {}
+    return "referee " + line("new", session.game, *players, **options, **extra)
+
+
+def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Take back the last event.
+
+    Says which; `redo` puts it back.
+    """
+    acting.undo_or_redo(workspace(ctx), session, "undo")
+
+
+def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Put back an undone event."""
+    acting.undo_or_redo(workspace(ctx), session, "redo")
+
+
+def list_sessions(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None, typer.Option(metavar="GAME", help="Only this game.", show_default=False)
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only sessions NAME played in.", show_default=False),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DATE", help="Only sessions from DATE on (2026-11-01).", show_default=False
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List the sessions.
+
+    Newest first: game, players, status, last change in local time (* marks the current one).
+    """
+    from referee import history
+
+    first_day = history.parse_day(since) if since is not None else None
+    space = workspace(ctx)
+    current = storage.current_ref(space.home)
+    rows: list[dict[str, Any]] = []
+    first_of: dict[str, str] = {}  # session id -> the first file holding it
+    for path in storage.session_files(space.home):
+        row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
+        row["current"] = current in (path.stem, str(path))
+        try:
+            loaded = storage.load(path, space.cache)
+        except RefereeError as error:
+            row.update(game=None, players=[], status="unreadable", winners=[], updated=None)
+            row["error"] = str(error)
+            rows.append(row)
+            continue
+        result = loaded.session.engine.outcome(loaded.state)
+        original = first_of.setdefault(loaded.session.id, path.stem)
+        if original != path.stem:  # a file copied by hand: one session, counted once
+            row["copy_of"] = original
+        row.update(
+            game=loaded.session.game,
+            players=[p.name for p in loaded.session.players],
+            status=result.status,
+            winners=list(result.winners),
+            updated=loaded.session.updated or None,
+            played=loaded.session.created or loaded.session.updated,
+        )
+        rows.append(row)
+    rows.sort(key=lambda r: r["updated"] or "", reverse=True)
+    if game is not None:
+        wanted = games.canonical(game)
+        rows = [r for r in rows if r["game"] == wanted]
+    if player is not None:
+        who = history.match_player(player, [n for r in rows for n in r["players"]])
+        rows = [r for r in rows if who in r["players"]]
+    if first_day is not None:
+        rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
+    if json_out:
+        keys = ("name", "game", "players", "status", "winners", "updated", "path")
+        extra = ("copy_of",)  # only on a hand copy of another file
+        output.print_json(
+            [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
+        )
+        return
+    if not rows:
+        output.print_text("no sessions yet: referee new GAME PLAYER...")
+        return
+    lines = []
+    for r in rows:
+        mark = "*" if r["current"] else " "
+        if r["status"] == "unreadable":
+            lines.append(f"{mark} {r['name']}\n    unreadable: {r['error']}")
+            continue
+        won = " and ".join(r["winners"])
+        status = {"playing": "playing", "provisional": f"{won} leads", "finished": f"{won} won"}
+        when = history.local_time(r["updated"])
+        lines.append(
+            f"{mark} {r['name']}\n    {r['game']}, {status[r['status']]}, {when}\n"
+            f"    {', '.join(r['players'])}"
+        )
+        if "copy_of" in r:
+            lines.append(f"    a copy of {r['copy_of']}: counted once")
+    output.print_wrapped("\n".join(lines))
+
+
+def use(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]
+) -> None:
+    """Pick the current session."""
+    from referee.session import check_session_name
+
+    space = workspace(ctx)
+    path = storage.resolve(space.home, name)
+    storage.load(path, space.cache)  # refuse to point at something unreadable
+    # A path is kept resolved, so the pointer means the same file from any folder.
+    ref = str(path.resolve()) if storage.is_path(name) else check_session_name(name)
+    space.home.set_current(ref)
+    output.print_text(f"current session: {ref}")
+
+
+def shell(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    serve: Annotated[
+        bool, typer.Option("--serve", help="Also show the live card on the table's phones.")
+    ] = False,
+) -> None:
+    """Play a night in a prompt.
+
+    Type the session's actions, 'undo', 'show' ... without 'referee GAME'; 'help' lists what
+    is open now. Reads lines from a pipe too: 'referee shell < night.txt' plays a script.
+    With --serve, the others follow the card on their phones (see 'referee serve').
+    """
+    from referee.cli.shell import Shell
+
+    ref = session or workspace(ctx).default_ref
+    prompt = Shell(ref)
+    server = None
+    if serve:
+        from referee.cli.serve import start_background
+
+        server = start_background(prompt.ref, None, None, prompt.space)
+    try:
+        code = prompt.loop()
+    finally:
+        if server is not None:
+            server.stop()
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------- rulesets
+
+
+def rules_list() -> None:
+    """The bundled rulesets.
+
+    With the game each is for.
+    """
+    lines = []
+    for name in storage.ruleset_names():
+        table = storage.load_ruleset(name)
+        lines.append(f"{name} ({table.get('game')})\n  {table.get('description', '')}")
+    output.print_text("\n".join(lines))
+
+
+def rules_show(name: Annotated[str, typer.Argument(help="Ruleset NAME or PATH.")]) -> None:
+    """One ruleset, as written."""
+    path = storage.ruleset_path(name)
+    storage.load_ruleset(name)
+    output.print_text(storage.read_text(path, "ruleset"))
+
+
+def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")]) -> None:
+    """Check your own ruleset.
+
+    Exit 0 when it is good, 1 with every problem listed.
+    """
+    from referee.errors import RulesetError
+
+    table = storage.load_ruleset(path if storage.is_path(path) else f"./{path}")
+    game = games.canonical(str(table["game"]))
+    try:
+        games.rules_from_table(game, table, path)
+    except RulesetError as error:
+        output.error_line(str(error))
+        raise typer.Exit(1) from None
+    output.print_text(f"ok: {path} is a valid {game} ruleset")
+
+
+# ---------------------------------------------------------------------------- the app
+
+SHARED: dict[str, Callable[..., None]] = {
+    "show": show,
+    "log": log,
+    "undo": undo,
+    "redo": redo,
+    "sessions": list_sessions,
+    "use": use,
+    "shell": shell,
+}
+
+
+HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
+SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
+
+
+def make_app(
+    attach: Sequence[games.GameInfo], only: str | None = None, game_command: str | None = None
+) -> typer.Typer:
+    """A fresh app: the shared commands, and the commands of the games in `attach`.
+
+    With `only`, the one shared command (or group) a command line names: Typer builds every
+    command it holds from its signature, so a one-off command builds just its own; and with
+    `game_command`, of a game's commands the one the line names (if it names one).
+    """
+    app = typer.Typer(
+        name="referee",
+        help=HELP,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        # Plain help (no Rich boxes) laid out for the screen: Click's own layout would not go
+        # below 50 columns, and at 40 it wraps rather than cuts.
+        context_settings={"help_option_names": ["-h", "--help"], "terminal_width": output.width()},
+    )
+    app.callback(invoke_without_command=True)(root)
+    for name, command in SHARED.items():
+        if only in (None, name):
+            app.command(name)(command)
+    if only is None or only in HISTORY:
+        from referee.cli import history
+
+        for name, found in history.COMMANDS.items():
+            if only in (None, name):
+                app.command(name)(found)
+    if only in (None, SERVE):
+        from referee.cli.serve import serve as serve_command
+
+        app.command(SERVE)(serve_command)
+    if only in (None, "rules"):
+        rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
+        rules_app.command("list")(rules_list)
+        rules_app.command("show")(rules_show)
+        rules_app.command("check")(rules_check)
+        app.add_typer(rules_app, name="rules")
+    new_app = typer.Typer(
+        help="Start a session.\n\nreferee new GAME PLAYER... starts one and makes it current.",
+        no_args_is_help=True,
+    )
+    for game in attach:
+        module = games.module(game.name, "cli")
+        if game.has_sessions:
+            new_app.command(game.name)(module.new)
+        sub = _one_command(module.app, game_command) if game_command else module.app
+        app.add_typer(sub, name=game.name, help=game.about)
+        for alias in game.aliases:
+            app.add_typer(sub, name=alias, hidden=True)
+        for top in game.commands:
+            app.command(top)(getattr(module, top))
+    if only in (None, "new"):
+        app.add_typer(new_app, name="new")
+    return app
+
+
+def _one_command(app: typer.Typer, word: str) -> typer.Typer:
+    """A game's app holding only the command `word` names, if it names one (else all of
+    them): the rest would be built from their signatures for nothing."""
+    import copy
+
+    from typer.main import get_command_name
+
+    chosen = [
+        c
+        for c in app.registered_commands
+        if (c.name or (get_command_name(c.callback.__name__) if c.callback else None)) == word
+    ]
+    if not chosen:
+        return app
+    pruned = copy.copy(app)
+    pruned.registered_commands = chosen
+    return pruned
+
+
+def _words(argv: Sequence[str]) -> list[str]:
+    """The positional words of a command line (the values of -s/--session skipped)."""
+    found, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("-s", "--session"):
+            skip = True
+        elif not arg.startswith("-"):
+            found.append(arg)
+    return found
+
+
+def _check_new(argv: Sequence[str]) -> None:
+    """`referee new GAME`: an unknown game, or one without sessions, is refused by name."""
+    words = _words(argv)
+    if len(words) > 1 and words[0] == "new" and "--help" not in argv and "-h" not in argv:
+        games.load(words[1])
+
+
+def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
+    """The games a command line needs attached: the one it names, none, or all (for help)."""
+    words = _words(argv)
+    first = words[0] if words else ""
+    if first == "new" and len(words) > 1 and words[1].lower() in games.BY_NAME:
+        return [games.BY_NAME[words[1].lower()]]
+    if first.lower() in games.BY_NAME:
+        return [games.BY_NAME[first.lower()]]
+    owner = [g for g in games.GAMES if first in g.commands]
+    if owner:
+        return owner
+    if first in SHARED or first in HISTORY or first in ("rules", SERVE):
+        return []
+    return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
+
+
+def command_for(argv: Sequence[str]) -> Any:
+    """The Click command tree for this command line (built from the Typer app: costly)."""
+    words = _words(argv)
+    first = words[0] if words else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE) else None
+    own = first and (
+        first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
+    )
+    only = "" if own else named
+    game_command = (
+        words[1] if first and own and len(words) > 1 and first.lower() in games.BY_NAME else None
+    )
+    command = typer.main.get_command(make_app(games_for(argv), only, game_command))
+    for param in command.params:  # Typer's completion options work, but keep --help short
+        if param.name in ("install_completion", "show_completion"):
+            setattr(param, "hidden", True)  # noqa: B010 -- an Option's attribute, not a Parameter's
+    return command
+
+
+def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None) -> int:
+    """Run one command line; returns the exit code. Errors are one line on stderr.
+
+    `space` carries what the commands share across lines of `referee shell`, and `command` is
+    a tree from `command_for` kept by the shell, so it is not built again for every line.
+    """
+    # Typer 0.28 carries its own Click (pinned in pyproject.toml), so its errors come from there.
+    from typer._click import ClickException
+    from typer._click.exceptions import MissingParameter, NoArgsIsHelpError
+
+    try:
+        _check_new(argv)
+        command = command or command_for(argv)
+        result = command.main(
+            args=list(argv), prog_name="referee", standalone_mode=False, obj=space
+        )
+    except (RefereeError, KeyboardInterrupt, OSError) as error:
+        code = acting.failed(error)
+        if code is None:  # an OSError of Click's own is not one of them
+            raise
+        return code
+    except SystemExit as done:  # Typer's completion options exit by themselves
+        return done.code if isinstance(done.code, int) else 0
+    except NoArgsIsHelpError as shown:
+        output.print_text(shown.format_message())
+        return 0  # the help was shown, which is what a bare group asks for
+    except typer.Abort:
+        output.error_line("aborted")
+        return 1
+    except ClickException as error:  # usage: a missing argument, an unknown option
+        in_shell = space is not None and space.keeps_replays
+        hint = "" if in_shell else " (see --help)"
+        message = _cut_values(error.format_message())
+        missing = getattr(error, "param", None)
+        context = getattr(error, "ctx", None)
+        if isinstance(error, MissingParameter) and missing is not None and context is not None:
+            # In the house style: what the action needs, and where its examples are.
+            name = context.command.name
+            what = (missing.human_readable_name or "a value").strip("'").upper()
+            where = f"help {name}" if in_shell else f"{context.command_path} --help"
+            message, hint = f"'{name}' needs {what}: see '{where}'", ""
+        output.error_line(f"{message}{hint}")
+        return error.exit_code
+    return result if isinstance(result, int) else 0
+
+
+def _cut_values(message: str) -> str:
+    """Click quotes a refused value whole: a 10,000-character argument is cut as ours are."""
+    import re
+
+    return re.sub(r"'([^']{25,})'", lambda found: quote(found.group(1)), message)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run(sys.argv[1:]))
+
+
+__all__ = ["command_for", "main", "make_app", "new_command", "run"]

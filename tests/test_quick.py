@@ -1,0 +1,288 @@
+"""The quick path (`referee.cli.quick`): an action, `undo` or `redo` read without Typer.
+
+- Every game's action commands have a `Move` whose shape is exactly its Typer command's
+  (positional words, options, kinds, what is required), so the two readings cannot drift.
+- Every bundled example, played line by line through the quick path and through the Typer app
+  from the same file, prints the same bytes (stdout, stderr, exit code) and saves the same
+  file, at 40 and 100 columns, with and without colour; so do the slips a scorekeeper makes.
+- A line the quick path cannot read with certainty is left to the Typer app, untouched.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SESSION_GAMES, Example, examples, session_file
+from referee import games
+from referee.cli import app, quick
+from referee.cli.moves import Move, moves_of
+
+SCREENS = [("40", "NO_COLOR"), ("100", "FORCE_COLOR")]
+KINDS = {
+    "integer": "number",
+    "int": "number",
+    "str": "text",
+    "text": "text",
+    "boolean": "flag",
+}  # Click type names
+# A game's commands that are not actions (tools, a new match): the Typer app's alone.
+NOT_ACTIONS = {"odds", "rematch", "check", "contract", "contracts", "score", "solve"}
+
+
+def typer_command(game: games.GameInfo, name: str) -> object:
+    """The Click command the Typer app builds for `referee GAME NAME`."""
+    root = app.command_for([game.name, name])
+    group = root.commands[game.name]
+    return group.commands[name]
+
+
+def shape_of_typer(command: object) -> tuple[list[tuple[str, str, bool]], set[tuple[str, ...]]]:
+    """(positional words, options) of a Click command, in the terms of `cli.moves`."""
+    words, options = [], set()
+    for param in command.params:  # type: ignore[attr-defined]
+        kind = param.type.name
+        if param.param_type_name == "argument":
+            shape = "words" if param.nargs == -1 else KINDS.get(kind, kind)
+            words.append((param.name, shape, bool(param.required)))
+        elif param.name != "session":
+            shape = "flag" if param.is_flag else KINDS.get(kind, kind)
+            options.add((*param.opts, param.name, shape, str(bool(param.required))))
+    return words, options
+
+
+def shape_of_move(move: Move) -> tuple[list[tuple[str, str, bool]], set[tuple[str, ...]]]:
+    words: list[tuple[str, str, bool]] = [(w.name, w.kind, w.required) for w in move.words]
+    options: set[tuple[str, ...]] = {
+        (o.flag, o.name, o.kind, str(o.required)) for o in move.options
+    }
+    return words, options
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in SESSION_GAMES])
+def test_every_action_has_a_move_of_its_typer_commands_shape(game: games.GameInfo) -> None:
+    moves = moves_of(game)
+    group = app.command_for([game.name]).commands[game.name]
+    actions = set(group.commands) - NOT_ACTIONS
+    assert set(moves) == actions
+    for name, move in moves.items():
+        assert shape_of_move(move) == shape_of_typer(typer_command(game, name)), name
+        last = [w.kind for w in move.words[:-1]]
+        assert "words" not in last, f"{name}: only the last word may take any number"
+
+
+def play_both_ways(
+    example: Example,
+    lines: list[list[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> int:
+    """Play `lines` from the example's file through both paths, each in its own data folder;
+    assert every line prints and saves the same. Returns how many the quick path read."""
+    monkeypatch.setenv("REFEREE_CLOCK", "2026-12-01T21:00:00+00:00")
+    folders = {}
+    for way in ("quick", "typer"):
+        home = tmp_path / way
+        target = session_file(home, "night")
+        target.parent.mkdir(parents=True)
+        shutil.copyfile(example.path, target)  # the same bytes (and id) both ways
+        (home / "current").write_text("night\n")
+        folders[way] = (home, target)
+    read = 0
+    for argv in lines:
+        seen = {}
+        for way, (home, target) in folders.items():
+            monkeypatch.setenv("REFEREE_HOME", str(home))
+            monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+            capsys.readouterr()
+            if way == "quick":
+                code = quick.run(argv)
+                if code is None:  # not read: nothing done, nothing said
+                    assert capsys.readouterr() == ("", "")
+                    code = app.run(argv)
+                else:
+                    read += 1
+            else:
+                code = app.run(argv)
+            out, err = capsys.readouterr()
+            seen[way] = (code, out, err, target.read_bytes())
+        assert seen["quick"] == seen["typer"], argv
+    return read
+
+
+def slips(example: Example) -> list[list[str]]:
+    """The lines a tipsy scorekeeper types: a wrong player, gibberish, another game's command,
+    undo past the start, a line the quick path leaves to Click."""
+    other = next(g for g in SESSION_GAMES if g.name != example.game)
+    other_line = next(e for e in examples() if e.game == other.name).commands[0]
+    first = example.commands[0]
+    return [
+        ["undo"],
+        [*first, "--by", "Zed"],
+        [example.game, first[1], "banana", "split"],
+        other_line,
+        [*first, "--help"],
+        [example.game, first[1], "-s"],
+        ["redo"],
+    ]
+
+
+@pytest.mark.parametrize(("columns", "colour"), SCREENS, ids=["40-plain", "100-colour"])
+@pytest.mark.parametrize("example", examples(), ids=lambda e: e.path.stem)
+def test_every_example_plays_the_same_through_both_paths(
+    example: Example,
+    columns: str,
+    colour: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv(colour, "1")
+    undone = [["undo"]] * min(3, len(example.lines)) + [["redo"]] * 2
+    played = play_both_ways(example, slips(example), tmp_path / "slips", monkeypatch, capsys)
+    assert played >= 3  # undo, redo and another game's line at least went the quick way
+    # From the start: every event the example holds, one line at a time, then undo and redo.
+    start = tmp_path / "start.toml"
+    shutil.copyfile(example.path, start)
+    lines = [*example.commands, *undone]
+    blank = Example(_emptied(start), example.game, example.new, example.lines)
+    played = play_both_ways(blank, lines, tmp_path / "night", monkeypatch, capsys)
+    assert played == len(lines)  # every real line was read by the quick path
+
+
+def _emptied(path: Path) -> Path:
+    """The example's file with its events (and undone events) taken out: the night's start."""
+    from dataclasses import replace
+
+    from referee import storage
+
+    loaded = storage.load(path)
+    storage.save(path, replace(loaded.session, events=(), undone=()))
+    return path
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["kariki", "claim", "9", "--help"],
+        ["kariki", "claim", "-h"],
+        ["kariki", "claim", "9", "--by"],
+        ["kariki", "claim", "9", "--by", "--by"],
+        ["kariki", "claim", "9", "--by", "Ann", "--by", "Bob"],
+        ["kariki", "claim", "9", "-s", "a", "-s", "b"],
+        ["-s", "a", "kariki", "claim", "9", "--session=b"],
+        ["kariki", "-s", "a", "claim", "9"],  # the group takes no -s: Click says so
+        ["kariki", "claim", "9", "--bogus"],
+        ["kariki", "claim", "9", "-sfriday"],
+        ["kariki", "claim", "9", "--", "x"],
+        ["Kariki", "claim", "9"],
+        ["kariki", "Claim", "9"],
+        ["kariki", "odds", "9"],
+        ["kariki"],
+        ["kariki", "settle", "now"],
+        ["kariki", "roll", "extra"],
+        ["kiriki", "rolloff", "x", "3"],
+        ["kiriki", "rolloff", "5"],
+        ["kiriki", "rolloff", "-5", "3"],
+        ["kiriki", "rolloff", "5", "1" * 40],
+        ["kalooki", "tack", "Ann", "8S"],  # --on is required
+        ["kalooki", "tack", "Ann", "8S", "--on", "x"],
+        ["kalooki", "call", "Ann", "--refused=yes"],
+        ["liars", "call", "-1"],
+        ["liars", "bid"],
+        ["undo", "now"],
+        ["undo", "--by", "Ann"],
+        ["-s"],
+        [],
+        ["show"],
+        ["new", "kariki", "Ann", "Bob"],
+        ["ratings"],
+    ],
+    ids=lambda line: " ".join(line) or "(nothing)",
+)
+def test_a_line_it_cannot_read_with_certainty_is_left_to_click(line: list[str]) -> None:
+    assert quick.read(line) is None
+
+
+def test_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("_REFEREE_COMPLETE", "bash_complete")
+    assert quick.read(["kariki", "claim", "9"]) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "values", "ref"),
+    [
+        (["kariki", "claim", "9"], {"rank": ["9"], "by": None}, None),
+        (
+            ["k", "claim", "pair", "of", "kings"],
+            {"rank": ["pair", "of", "kings"], "by": None},
+            None,
+        ),
+        (["kariki", "claim", "--by=Ann", "9"], {"rank": ["9"], "by": "Ann"}, None),
+        (["kariki", "claim", "--by", ""], {"rank": None, "by": ""}, None),
+        (["-s", "fri", "kariki", "roll"], {"by": None}, "fri"),
+        (["kariki", "roll", "--session=fri"], {"by": None}, "fri"),
+        (["kariki", "claim", ""], {"rank": [""], "by": None}, None),
+        (["kariki", "buyback"], {"player": None}, None),
+        (
+            ["kariki", "slash", "bob", "drop", "25"],
+            {"player": "bob", "rule": "drop", "amount": 25, "seconds": None, "count": None},
+            None,
+        ),
+        (["kiriki", "rolloff", "05", "3"], {"first": 5, "second": 3}, None),
+        (
+            ["kalooki", "tack", "Ann", "8S", "--on", "2", "--swap"],
+            {"player": "Ann", "card": "8S", "on": 2, "swap": True},
+            None,
+        ),
+        (
+            ["kalooki", "fix", "3", "Bob", "--points", "40"],
+            {"round_number": 3, "player": "Bob", "cards": None, "points": 40},
+            None,
+        ),
+        (
+            ["liars", "call", "4", "--dice", "Ann=1,2"],
+            {"count": "4", "dice": "Ann=1,2", "by": None},
+            None,
+        ),
+        (["undo", "-s", "fri"], {}, "fri"),
+    ],
+    ids=lambda x: " ".join(x) if isinstance(x, list) else "",
+)
+def test_what_the_quick_path_reads(
+    line: list[str], values: dict[str, object], ref: str | None
+) -> None:
+    found = quick.read(line)
+    assert found is not None
+    assert (found.values, found.ref) == (values, ref)
+    if found.move is not None:  # the values are the make's parameters, every one of them
+        import inspect
+
+        assert set(values) == set(inspect.signature(found.move.make).parameters)
+
+
+def test_an_action_runs_without_typer_or_click(home: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import NAMES
+
+    probe = (
+        "import sys; from referee.cli import run; code = run(sys.argv[1:]);"
+        " bad = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click')];"
+        " print(code, bad, 'referee.cli.app' in sys.modules, file=sys.stderr)"
+    )
+    env = {"REFEREE_HOME": str(home), "XDG_CACHE_HOME": str(home.parent / "cache")}
+    env.update(COLUMNS="40", NO_COLOR="1", PATH="/usr/bin:/bin")
+    subprocess.run([sys.executable, "-c", "from referee.cli import run; run(['new', 'kariki', "
+                    f"{NAMES[0]!r}, {NAMES[1]!r}])"], env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    for line in (["kariki", "claim", "9"], ["undo"], ["redo"], ["kariki", "claim", "x"]):
+        done = subprocess.run([sys.executable, "-c", probe, *line], env=env, capture_output=True,
+                              text=True, check=False)  # fmt: skip
+        assert done.stderr.splitlines()[-1] in ("0 [] False", "2 [] False"), (line, done.stderr)
