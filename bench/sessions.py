@@ -5,12 +5,15 @@ format, which stays stable while engines change) and applied through the engine 
 made, so every generated file replays exactly as a played one would. The patterns never end
 a game: Kariki claims and rolls the mug on; Liar's dice bids up through long rounds; a Kiriki
 match is kept level by alternating winners (win by 2, no cap); Kalooki's stock runs out twice,
-voiding the round again and again.
+voiding the round again and again; Mia allows equal announcements, so a round never ends.
+Every event carries the time it was typed (`at`), as every event typed at a table does: a
+file without them would be smaller and cheaper to save than any real night's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from referee import games, storage
@@ -48,6 +51,12 @@ def _kiriki(turn: Turn, names: list[str]) -> Iterator[EventData]:
         winner = 1 - winner
 
 
+def _mia(turn: Turn, names: list[str]) -> Iterator[EventData]:
+    while True:  # equal announcements are allowed: the round goes round and round
+        yield {"type": "announce", "by": turn(), "value": "31"}
+        yield {"type": "believe", "by": turn()}
+
+
 def _kalooki(turn: Turn, names: list[str]) -> Iterator[EventData]:
     while True:  # the stock runs out twice: the round is void and dealt again
         yield {"type": "stockout"}
@@ -69,7 +78,10 @@ PATTERNS: dict[str, tuple[Pattern, tuple[str, ...], dict[str, object], dict[str,
     ),
     "kiriki": (_kiriki, ("Rosa", "Tomas"), {"format": "standard", "ranked": True}, {}),
     "kalooki": (_kalooki, ("Ann", "Bob", "Cy", "Dee"), {}, {}),
+    "mia": (_mia, ("Ann", "Bob", "Cy", "Dee", "Eve"), {}, {"equal_allowed": True}),
 }
+START = datetime(2026, 11, 27, 19, 0, tzinfo=UTC)  # each event stamped as it was typed
+TYPED_EVERY = timedelta(seconds=7)
 
 
 def build(game: str, path: Path, events: int) -> None:
@@ -87,8 +99,9 @@ def build(game: str, path: Path, events: int) -> None:
         return found
 
     made = pattern(turn, list(names))
-    for _ in range(events):
-        session, state = append(session, state, event_of(engine, next(made)))
+    for n in range(events):
+        at = (START + n * TYPED_EVERY).isoformat()
+        session, state = append(session, state, event_of(engine, next(made)), at=at)
     storage.save(path, session)
 
 
