@@ -4,7 +4,8 @@
 
 For each game and size: `show` and `show --json` warm (answered for exactly these bytes), `show`
 with the kept replay but no kept answer, `show` cold (a cache nothing was ever kept in: the first
-run ever), one action (the game's next event) and `undo`, each warm. Then `referee --version`,
+run ever), one action (the game's next event), `undo` right after it and `undo` after a `show`
+(which replays what is left), each warm. Then `referee --version`,
 a bare `referee`, and `referee shell` opening the largest session. Each line prints the min and
 median of per-pair ratios (interleaved with the floor, CPU time) and the median CPU time. Last,
 the growth exponent of a cold `show` from 10 to 10,000 events (1.0 is linear).
@@ -81,15 +82,21 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
     original = path.read_bytes()
     copy = path.with_name(f"{path.stem}-act.toml")
 
-    def act(argv: list[str]) -> float:
+    def act(argv: list[str], after: list[str] | None = None) -> float:
         # The same bytes each time, and their replay kept (as the command before a real action
         # leaves it): the last measured action kept the replay of the bytes it saved instead.
+        # With `after`, that line runs first (unmeasured), as the command before leaves it.
         copy.write_bytes(original)
         run("show", "-s", str(copy), REFEREE_NO_ANSWERS="1")
+        if after is not None:
+            run(*after, "-s", str(copy))
         return run(*argv, "-s", str(copy))
 
     report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
-    report("undo", *pairs(lambda: act(["undo"]), floor, runs))
+    # Undo right after an action (taking back a slip): the action kept the state before it.
+    report("undo after an action", *pairs(lambda: act(["undo"], action), floor, runs))
+    # Undo after anything else (a show, another undo): what is left is replayed.
+    report("undo after a show (replays)", *pairs(lambda: act(["undo"]), floor, runs))
     return statistics.median(cold[0]), statistics.median(kept[0])
 
 

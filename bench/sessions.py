@@ -4,8 +4,9 @@ Each game's events are written as a session file stores them (one flat table eac
 format, which stays stable while engines change) and applied through the engine as they are
 made, so every generated file replays exactly as a played one would. The patterns never end
 a game: Kariki claims and rolls the mug on; Liar's dice bids up through long rounds; a Kiriki
-match is kept level by alternating winners (win by 2, no cap); Kalooki's stock runs out twice,
-voiding the round again and again; Mia allows equal announcements, so a round never ends.
+match is kept level by alternating winners (win by 2, no cap); Kalooki's calls are refused
+round the table, and the stock runs out every hundred events, voiding the round every second
+time; Mia allows equal announcements, so a round never ends.
 Every event carries the time it was typed (`at`), as every event typed at a table does: a
 file without them would be smaller and cheaper to save than any real night's.
 """
@@ -58,7 +59,9 @@ def _mia(turn: Turn, names: list[str]) -> Iterator[EventData]:
 
 
 def _kalooki(turn: Turn, names: list[str]) -> Iterator[EventData]:
-    while True:  # the stock runs out twice: the round is void and dealt again
+    while True:  # calls refused round the table (never counted), and every hundredth event
+        for n in range(99):  # the stock runs out: every second time the round is void
+            yield {"type": "call", "caller": names[n % len(names)], "refused": 1}
         yield {"type": "stockout"}
 
 

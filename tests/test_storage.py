@@ -367,6 +367,58 @@ def test_the_cache_serves_unchanged_bytes_and_replays_any_edit(referee: Runner, 
     assert result.code == 3 and "event 3" in result.err
 
 
+def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every TOML parse of a session file from now on, by path."""
+    from referee.storage import codec
+
+    parsed: list[Path] = []
+    real = codec.parse_toml
+
+    def counting(raw: bytes, path: Path) -> dict[str, Any]:
+        parsed.append(path)
+        return real(raw, path)
+
+    monkeypatch.setattr(codec, "parse_toml", counting)
+    return parsed
+
+
+def test_a_file_referee_wrote_loads_from_its_kept_replay_without_a_parse(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        referee("kariki", *action)
+    path = session_file(home)
+    parses = count_parses(monkeypatch)
+    kept = storage.load(path, cache_of(home))
+    assert parses == []  # the bytes are the kept session's, written out: no parse needed
+    assert kept == storage.load(path)  # and it is what a parse and a replay give
+    assert parses == [path]
+
+
+def test_a_hand_edited_file_is_parsed_and_its_kept_replay_still_used(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    for action in (("claim", "9"), ("roll",)):
+        referee("kariki", *action)
+    path = session_file(home)
+    edited = path.read_bytes().replace(b'{ type = "roll"', b'{type="roll"')  # same events
+    path.write_bytes(edited)
+    assert referee("show").code == 0  # keeps the replay of these bytes
+    expected = storage.load_bytes(path, edited)
+    parses = count_parses(monkeypatch)
+    from referee.storage import codec
+
+    def no_replay(loaded: object) -> object:
+        raise AssertionError("replayed: the kept replay of these bytes was not used")
+
+    monkeypatch.setattr(codec, "replay_of", no_replay)
+    kept = storage.load(path, cache_of(home))
+    assert parses == [path]  # parsed: the events are not written as referee writes them
+    assert kept == expected
+
+
 def test_a_broken_cache_entry_is_ignored(referee: Runner, home: Path) -> None:
     referee(*START)
     referee("kariki", "claim", "9")
@@ -413,3 +465,89 @@ def test_the_cache_rebuilds_every_state_of_a_night_exactly() -> None:
         assert again == state
         seen_kinds |= {type(f).__name__ for f in state.ruling}
     assert {"InPoo", "TookMug", "WentOut", "BoughtBack", "FinalPass"} <= seen_kinds
+
+
+# ---------------------------------------------------------------------------- the event lines
+
+EVENT_VALUES = st.one_of(st.text(max_size=30), st.integers(min_value=-(10**18), max_value=10**18))
+
+
+@given(st.dictionaries(st.text(max_size=12), EVENT_VALUES, max_size=6))
+def test_an_event_line_is_what_tomli_w_writes_and_reads_back_the_same(
+    event: dict[str, str | int],
+) -> None:
+    import tomllib
+
+    import tomli_w
+
+    from referee.storage.codec import _event_line
+
+    line = _event_line(tuple(event.items()))
+    pairs = [tomli_w.dumps({k: v}).rstrip("\n") for k, v in event.items()]
+    assert line == ("{ " + ", ".join(pairs) + " }" if event else "{}")
+    assert "\n" not in line
+    assert tomllib.loads(f"e = {line}") == {"e": event}
+
+
+EXAMPLE_FILES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
+
+
+@pytest.mark.parametrize("example", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_a_file_split_at_its_events_reads_as_the_whole_parse(example: Path) -> None:
+    import tomllib
+
+    from referee.storage.codec import split_events
+
+    loaded = storage.load(example)
+    raw = storage.session_to_text(loaded.session).encode()
+    whole = tomllib.loads(raw.decode())
+    assert split_events(raw, whole["events"], whole["undone"]) == whole
+    assert split_events(raw, whole["events"][:-1], whole["undone"]) is None  # one event short
+
+
+SPLIT_REFUSED = {
+    "a table in the header": lambda t: t.replace("players = [", "[[players]]\nx = [", 1),
+    "an indented table": lambda t: t.replace("game =", "  [x]\ngame =", 1),
+    "events in the header": lambda t: t.replace("game =", "events.x = 1\ngame =", 1),
+    "another key in the tables": lambda t: t.replace("[options]", "events = []\n[options]", 1),
+    "an older schema": lambda t: t.replace("schema = 1", "schema = 0", 1),
+    "no id": lambda t: "\n".join(x for x in t.split("\n") if not x.startswith("id = ")),
+    "a byte-order mark": lambda t: "\ufeff" + t,
+    "events spaced by hand": lambda t: t.replace("{ type", "{type", 1),
+}
+
+
+@pytest.mark.parametrize("change", SPLIT_REFUSED.values(), ids=SPLIT_REFUSED.keys())
+def test_a_file_not_exactly_as_referee_writes_it_is_parsed_whole(change: Any) -> None:
+    import tomllib
+
+    from referee.storage.codec import split_events
+
+    loaded = storage.load(EXAMPLE_FILES[0])
+    text = storage.session_to_text(loaded.session)
+    whole = tomllib.loads(text)
+    assert split_events(text.encode(), whole["events"], whole["undone"]) == whole
+    assert split_events(change(text).encode(), whole["events"], whole["undone"]) is None
+
+
+def test_an_undo_after_an_action_takes_the_kept_state_before_it(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        referee("kariki", *action)
+    from referee import session as sessions
+
+    replays: list[int] = []
+    real = sessions.replay
+    monkeypatch.setattr(sessions, "replay", lambda s: replays.append(len(s.events)) or real(s))
+    monkeypatch.setattr("referee.storage.sessions.replay", sessions.replay)
+    assert referee("undo").code == 0
+    assert replays == []  # the state before the last event was kept with the replay
+    after = storage.load(session_file(home))  # RELIABILITY 6: the replay of what is left
+    assert storage.load(session_file(home), cache_of(home)).state == after.state
+    assert referee("undo").code == 0  # a second undo has no kept state: it replays
+    assert replays == [1]
+    assert storage.load(session_file(home), cache_of(home)).state == real(
+        storage.load(session_file(home)).session
+    )

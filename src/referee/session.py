@@ -236,11 +236,18 @@ def append(session: Session, state: Any, event: Any, at: str | None = None) -> t
 
 def undo(session: Session, state: Any = None) -> tuple[Session, Any, EventData]:
     """Remove the last event, keeping it for redo; the state is the replay of what is left."""
+    undone, _, last = take_back(session)
+    return undone, replay(undone), last
+
+
+def take_back(session: Session, state: Any = None) -> tuple[Session, None, EventData]:
+    """`undo` leaving the state to whoever saves it (None): `storage.transaction` replays
+    what is left, or takes the kept replay of exactly those events."""
     if not session.events:
         raise UsageError("nothing to undo: the session has no events")
     last = session.events[-1]
     undone = replace(session, events=session.events[:-1], undone=(*session.undone, last))
-    return undone, replay(undone), last
+    return undone, None, last
 
 
 def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:

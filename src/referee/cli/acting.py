@@ -116,7 +116,7 @@ def undo_or_redo(space: Workspace, ref: str | None, command: str) -> None:
     so the line never scrolls off a phone's screen."""
     from referee import session as sessions
 
-    change = sessions.undo if command == "undo" else sessions.redo
+    change = sessions.take_back if command == "undo" else sessions.redo
     result = space.change(ref, change)
     said = notation(result.session, result.value)
     if command == "undo":

@@ -91,10 +91,18 @@ MIN_WIDTH, MAX_WIDTH = 20, 400
 
 
 def height() -> int:
-    """The lines a screen may take: LINES, the terminal, else 24 (a phone with its keyboard)."""
-    import shutil
+    """The lines a screen may take: LINES, the terminal, else 24 (a phone with its keyboard).
 
-    return max(5, shutil.get_terminal_size((80, 24)).lines)
+    As `shutil.get_terminal_size` finds them, without importing shutil for it."""
+    found = 0
+    with contextlib.suppress(ValueError):
+        found = int(os.environ.get("LINES", ""))
+    if found <= 0:
+        try:
+            found = os.get_terminal_size(sys.__stdout__.fileno()).lines  # type: ignore[union-attr]
+        except (AttributeError, OSError, ValueError):
+            found = 0
+    return max(5, found or 24)
 
 
 def wrapped_lines(text: str, columns: int) -> int:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.storage.files import CLOEXEC
+from referee.storage.files import CLOEXEC, NOFOLLOW
 
 # Test hook (RELIABILITY.md): kill this process at a named point of a write.
 CRASH_ENV = "REFEREE_TEST_CRASH_AT"
@@ -39,6 +38,20 @@ def temp_pattern(path: Path) -> str:
     return f".{path.name}.*.tmp"
 
 
+def _temp_file(path: Path) -> tuple[int, Path]:
+    """A new private file beside `path`, opened for writing, as `tempfile.mkstemp` makes one
+    (O_EXCL, O_NOFOLLOW, 0600) without importing tempfile. The pid in the name lets an export
+    (which takes no lock) sweep a killed writer's file."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temp file name beside {path.name}")
+
+
 def atomic_write(
     path: Path,
     content: str | bytes | Callable[[Path], None],
@@ -60,11 +73,7 @@ def atomic_write(
     the rename or link replaces a name, never writes through a link planted under it.
     """
     folder = path.parent
-    # The pid in the name lets an export (which takes no lock) sweep a killed writer's file.
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=folder
-    )
-    tmp = Path(tmp_name)
+    fd, tmp = _temp_file(path)
     try:
         if shared:
             os.chmod(tmp, 0o666 & ~_umask())  # noqa: PTH101 -- the temp file, by name

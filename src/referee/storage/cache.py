@@ -16,7 +16,8 @@ from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
 from referee.storage import files
 from referee.storage.atomic import atomic_write
-from referee.storage.codec import SCHEMA, Loaded, session_to_doc
+from referee.storage.codec import SCHEMA, Loaded, checked_session, session_to_doc, split_events
+from referee.storage.files import shown
 
 
 def _as_json(document: object) -> object:
@@ -108,6 +109,28 @@ class Cache:
         """What an entry must match to be served."""
         return [digest, code_digest(), SCHEMA]
 
+    def load(self, path: Path, raw: bytes, digest: str) -> Loaded | None:
+        """The session in the bytes `raw` (of `path`, with `digest`) with its kept replay,
+        without parsing the bytes' events, or None (then parse them, and ask `get`).
+
+        The session still comes from the bytes (`codec.split_events`): their header and tables
+        are parsed, and their events must be, character for character, the kept session's
+        events as every save writes them; any file referee did not write that way takes the
+        longer way. A kept replay is believed only for exactly the events it was made of."""
+        found = self._read_json(self.entry(path))
+        try:
+            if not isinstance(found, dict) or found.get("key") != self.key(digest):
+                return None
+            kept = found["session"]
+            doc = split_events(raw, kept["events"], kept["undone"])
+            if doc is None:
+                return None
+            session = checked_session(doc, shown(path))
+            state = from_plain(session.engine.state_type, found["state"])
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError, RefereeError):
+            return None  # a missing, old, broken or planted entry only means: parse and replay
+        return Loaded(path, session, state, SCHEMA, digest, kept_before=found.get("before"))
+
     def get(self, parsed: Loaded) -> Loaded | None:
         """`parsed` (a session just parsed from its file's bytes) with its kept replay, or None
         (then replay). The session is never taken from the entry: the entry's copy must equal
@@ -121,10 +144,21 @@ class Cache:
             state = from_plain(parsed.session.engine.state_type, found["state"])
         except (ValueError, KeyError, TypeError, RecursionError, RefereeError):
             return None  # a missing, old, broken or planted entry only means: replay
-        return replace(parsed, state=state)
+        return replace(parsed, state=state, kept_before=found.get("before"))
 
-    def put(self, loaded: Loaded) -> None:
-        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort).
+    def before(self, loaded: Loaded) -> Any:
+        """The state after every event of `loaded` but the last, if its kept replay held it
+        (an undo needs no replay then), else None."""
+        if loaded.kept_before is None:
+            return None
+        try:
+            return from_plain(loaded.session.engine.state_type, loaded.kept_before)
+        except (ValueError, KeyError, TypeError, RecursionError, RefereeError):
+            return None
+
+    def put(self, loaded: Loaded, before: Any = None) -> None:
+        """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort),
+        and `before`, the state after every event but its last, when the caller has it.
 
         Not of an older schema's file: its migration reads the ruleset it names, a file beside
         the session's bytes, so those bytes alone do not decide its replay."""
@@ -137,6 +171,8 @@ class Cache:
                 "session": session_to_doc(loaded.session),
                 "state": to_plain(loaded.state),
             }
+            if before is not None:
+                document["before"] = to_plain(before)
             self._write_json(self.entry(loaded.path), document)
 
     def get_rows(self, path: Path, digest: str) -> Rows | None:

@@ -9,7 +9,7 @@ import contextlib
 import functools
 import hashlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,9 @@ class Loaded:
     schema: int  # the schema of the file on disk
     digest: str = ""
     backup: str = ""  # the file on disk is of an older kind: back it up as NAME.toml.BACKUP.bak
+    # The state after every event but the last, as the replay cache kept it (plain JSON, read
+    # only by an undo: see `storage.sessions.transaction`); None when not kept.
+    kept_before: object = field(default=None, compare=False)
 
 
 def digest_of(raw: bytes) -> str:
@@ -319,6 +322,41 @@ def session_to_text(session: Session) -> str:
     )  # fmt: skip
 
 
+def split_events(raw: bytes, events: object, undone: object) -> dict[str, Any] | None:
+    """The document in `raw`, a file as `session_to_text` writes it, whose events and undone
+    events are `events` and `undone` (kept elsewhere): its header and tables parsed, its two
+    lists checked character for character instead, so a long night is not parsed line by line.
+    None if the bytes are not exactly that (any other file is parsed whole).
+
+    Sound because the parts stand alone: the header holds no table (no line opens one) and only
+    the header's keys, the lists are written by `_array` (which tomllib reads back as the events
+    they were written from: tests/test_storage.py), and the tables hold only `options` and
+    `ruleset`; so a parse of the whole is the header's, the lists and the tables' together."""
+    if not isinstance(events, list) or not isinstance(undone, list):
+        return None
+    text = raw.decode("utf-8")  # a UnicodeDecodeError is a ValueError: the whole parse says why
+    start = text.find("\nevents = ") + 1
+    head = text[:start]
+    if (
+        not start
+        or text.startswith("\ufeff")
+        or any(line.lstrip().startswith("[") for line in head.splitlines())
+    ):
+        return None
+    lists = _array("events", tuple(events)) + _array("undone", tuple(undone)) + "\n"
+    if not text.startswith(lists, start):
+        return None
+    import tomllib
+
+    doc = tomllib.loads(head)
+    tables = tomllib.loads(text[start + len(lists) :])
+    if not set(doc) <= set(HEAD) or not set(tables) <= {"options", "ruleset"}:
+        return None
+    if doc.get("schema") != SCHEMA or "id" not in doc:
+        return None  # an older file is migrated, one without an id given one: parsed whole
+    return {**doc, "events": events, "undone": undone, **tables}
+
+
 def _parse(text: str) -> dict[str, Any]:
     import tomllib
 
@@ -334,19 +372,35 @@ def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
 
 @functools.lru_cache(maxsize=100_000)
 def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
-    """One event as an inline table, checked by parsing it back (events never change).
+    """One event as an inline table, exactly as tomli-w writes each pair (`toml_pair`).
 
     Written here rather than by tomli-w, which turns a table longer than 100 characters into
-    an [[array of tables]] that could not stand inside the events list; tomli-w still does the
-    quoting and escaping of every key and value.
+    an [[array of tables]] that could not stand inside the events list, and costs a dump a pair:
+    a long night's every save writes every event. `tests/test_storage.py` checks that each
+    line tomli-w would write is this one, and that tomllib reads back the event it was made of.
     """
-    import tomli_w
+    return "{ " + ", ".join(toml_pair(k, v) for k, v in items) + " }" if items else "{}"
 
-    def pair(key: str, value: str | int) -> str:
-        return tomli_w.dumps({key: value}).rstrip("\n")
 
-    event = dict(items)
-    line = "{ " + ", ".join(pair(k, v) for k, v in items) + " }" if items else "{}"
-    if "\n" in line or _parse(f"e = {line}") != {"e": event}:
-        raise StorageError("refusing to save: an event would not read back the same")
-    return line
+_BARE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+# As tomli-w escapes a basic string: a few short escapes, any other control character (tab
+# aside) as \uXXXX.
+_ESCAPES = str.maketrans(
+    {chr(c): f"\\u{c:04x}" for c in (*range(32), 127) if c != 9}
+    | {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+)
+
+
+def toml_string(text: str) -> str:
+    """`text` as a TOML basic string, as tomli-w writes it."""
+    return '"' + text.translate(_ESCAPES) + '"'
+
+
+def toml_pair(key: str, value: str | int) -> str:
+    """`key = value` as `tomli_w.dumps({key: value})` writes it (without its newline)."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise StorageError(
+            f"refusing to save: {key!r} holds {type(value).__name__}, not text or a number"
+        )
+    shown_key = key if key and _BARE_KEY.issuperset(key) else toml_string(key)
+    return f"{shown_key} = {toml_string(value) if isinstance(value, str) else value}"

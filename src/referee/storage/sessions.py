@@ -55,7 +55,12 @@ def load(path: Path, cache: Cache | None = None) -> Loaded:
 
 def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
     """`load` of bytes already read (under the lock, by a transaction)."""
-    parsed = codec.parse_session(path, raw, digest_of(raw))
+    digest = digest_of(raw)
+    if cache is not None:
+        kept = cache.load(path, raw, digest)
+        if kept is not None:
+            return kept
+    parsed = codec.parse_session(path, raw, digest)
     if cache is not None:
         hit = cache.get(parsed)
         if hit is not None:
@@ -75,12 +80,14 @@ def save(
     state: Any = None,
     cache: Cache | None = None,
     backup: str = "",
+    before: Any = None,
 ) -> Loaded:
     """Write `session` atomically, stamping `updated`; back up a file of an older kind first
     (`backup`, or an older `schema_on_disk`) as `NAME.toml.BACKUP.bak`.
 
     Returns what was saved as a `Loaded` (its digest is of the bytes written); with `state`
-    (the replay of `session`) and a `cache`, the next load of this file needs no replay.
+    (the replay of `session`) and a `cache`, the next load of this file needs no replay, and
+    with `before` (the replay of all its events but the last) nor does an undo.
     """
     if not backup and schema_on_disk is not None and schema_on_disk < SCHEMA:
         backup = f"schema{schema_on_disk}"
@@ -104,7 +111,7 @@ def save(
         raise StorageError(f"{shown(path)}: not saved: {error.strerror or error}") from None
     saved = Loaded(path, session, state, SCHEMA, digest_of(data))
     if cache is not None and state is not None:
-        cache.put(saved)
+        cache.put(saved, before)
     return saved
 
 
@@ -166,9 +173,21 @@ def transaction(
         else:
             loaded = load_bytes(path, raw, cache)
         session, state, value = change(loaded.session, loaded.state)
+        if state is None and cache is not None and session.events == loaded.session.events[:-1]:
+            state = cache.before(loaded)  # an undo: the kept replay of exactly what is left
         if state is None:
             state = replay(session)
-        saved = save(path, session, loaded.schema, state=state, cache=cache, backup=loaded.backup)
+        # One event added (an action, a redo): the state before it is the one just loaded.
+        before = loaded.state if session.events[:-1] == loaded.session.events else None
+        saved = save(
+            path,
+            session,
+            loaded.schema,
+            state=state,
+            cache=cache,
+            backup=loaded.backup,
+            before=before,
+        )
     return Saved(saved, value)
 
 
