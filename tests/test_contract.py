@@ -47,6 +47,7 @@ def test_every_registered_game_is_complete(referee: Runner, game: games.GameInfo
         assert isinstance(engine, Game) and callable(cli.new) and cli.SHELL.prompt
         assert callable(games.module(game.name, "render").card)
         assert callable(games.module(game.name, "words").words)
+        assert games.module(game.name, "moves").MOVES  # its actions, without Typer
     assert f"referee {game.name} " in README  # documented with an example
     assert re.search(rf"^  {game.name}\s", referee("--help").out, re.M)
     assert f"({game.name})" in referee("rules", "list").out
