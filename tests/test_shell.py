@@ -281,10 +281,12 @@ def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.Monke
 
 def count_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The trees the shell builds from now on: 'own' (its game's) or another game's name."""
+    from typer.main import get_command as real_get
+
     import referee.cli.shell as shell_module
+    from referee.cli import command_for as real_for
 
     built: list[str] = []
-    real_get, real_for = shell_module.get_command, shell_module.command_for
 
     def own(app: Any) -> Any:
         built.append("own")
