@@ -378,3 +378,38 @@ def test_the_names_read_without_building_are_the_built_ones(game: games.GameInfo
     app = games.module(game.name, "cli").app
     built = command_for([game.name]).commands[game.name].commands
     assert command_names(app) == tuple(built)
+
+
+def test_leaving_keeps_a_replay_only_when_there_is_a_new_one(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay the shell opened on is in the cache already: quitting at once writes
+    nothing; after a line that saved, the new replay is kept for the next command."""
+    referee(*START)
+    assert referee("show").code == 0  # its replay kept, as the command before leaves it
+    kept: list[str] = []
+    real = storage.Cache.put
+
+    def counting(cache: storage.Cache, loaded: storage.Loaded) -> None:
+        kept.append(loaded.digest)
+        real(cache, loaded)
+
+    monkeypatch.setattr(storage.Cache, "put", counting)
+    feed(monkeypatch, "show\nquit\n")
+    assert referee("shell").code == 0 and kept == []
+    feed(monkeypatch, "claim 9\nquit\n")
+    assert referee("shell").code == 0 and len(kept) == 1
+    replays = count_replays(monkeypatch)
+    assert referee("show").code == 0 and replays == []  # the next command replays nothing
+
+
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    replays: list[Path] = []
+    real = codec.replay_of
+
+    def counting(parsed: storage.Loaded) -> object:
+        replays.append(parsed.path)
+        return real(parsed)
+
+    monkeypatch.setattr(codec, "replay_of", counting)
+    return replays

@@ -59,6 +59,9 @@ class Shell:
         # building commands from their signatures is most of what opening would cost.
         self._trees: dict[tuple[str, bool], Any] = {}  # (game, the table's own)
         self._open(storage.resolve(self.space.home, ref))
+        # Opening asked the cache, which holds this replay now (it was found there, or kept
+        # there when it was not): leaving without another one has nothing to keep.
+        self._opened = self.space.known
 
     def _open(self, path: Any) -> None:
         self.path = path
@@ -394,6 +397,9 @@ class Shell:
 
         It is kept under the digest of the bytes it was replayed from (or saved as), never
         of the file as it is now: if another terminal wrote since, the entry simply misses.
+        The replay the shell opened on is in the cache already (a long night's is megabytes
+        of JSON to write again).
         """
-        if self.space.known is not None:
-            self.space.cache.put(self.space.known)
+        known = self.space.known
+        if known is not None and known is not self._opened:
+            self.space.cache.put(known)
