@@ -18,6 +18,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from bench_shell_open import shell_opening
 from common import (
     REFEREE,
     Folders,
@@ -101,7 +102,6 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
 
 
 def bench(folders: Folders, runs: int, sizes: list[int]) -> None:
-    env = folders.env()
     floor_env = folders.env()
 
     def floor() -> float:
@@ -136,12 +136,8 @@ def bench(folders: Folders, runs: int, sizes: list[int]) -> None:
     run()
     got = pairs(lambda: run(), floor, runs)
     report(f"bare referee (a {largest}-event session)", *got)
-    for game in games_benchmarked():
-        where = str(built[game, largest])
-        run("show", "-s", where)
-        opened = pairs(lambda w=where: cpu_seconds([*REFEREE, "shell", "-s", w], env, "quit\n"),
-                       floor, runs)  # fmt: skip
-        report(f"shell opening {game}, {largest} events", *opened)
+    for game in games_benchmarked():  # alone: bench_shell_open.py
+        shell_opening(folders, game, built[game, largest], runs, largest)
 
     if 10 in sizes and 10000 in sizes:
         print("\ngrowth from 10 to 10,000 events (exponent of cpu time; 1.0 is linear)")

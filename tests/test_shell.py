@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from conftest import Runner
-from referee import storage
+from referee import games, storage
 from referee.cli.shell import Shell
 from referee.errors import UsageError
 from referee.storage import codec
@@ -272,3 +272,144 @@ def test_a_kalooki_round_in_the_shell(referee: Runner, monkeypatch: pytest.Monke
     assert result.code == 0, result
     assert "R1 333 Ann deals (hands)> check 5H 5D JK" in result.out and "three" in result.out
     assert Shell("cards").prompt() == "R2 334 Bob deals> "
+
+
+# ---------------------------------------------------------------------------- a lazy opening
+# Issue 25: opening builds no Click command (Typer builds each from its signature, most of what
+# opening cost); the tree is built when a line first needs it, once, and kept for the night.
+
+
+def count_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The trees the shell builds from now on: 'own' (its game's) or another game's name."""
+    from typer.main import get_command as real_get
+
+    import referee.cli.shell as shell_module
+    from referee.cli.app import command_for as real_for
+
+    built: list[str] = []
+
+    def own(app: Any) -> Any:
+        built.append("own")
+        return real_get(app)
+
+    def other(argv: list[str]) -> Any:
+        built.append(" ".join(argv) or "every game")
+        return real_for(argv)
+
+    monkeypatch.setattr(shell_module, "get_command", own)
+    monkeypatch.setattr(shell_module, "command_for", other)
+    return built
+
+
+def test_opening_builds_no_command_and_the_first_line_still_works(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    referee(*START)
+    built = count_builds(monkeypatch)
+    shell = Shell("friday")
+    assert shell.prompt() == "Ann claims> " and shell.complete("", "cl") == ["claim"]
+    assert shell.do("q") is None and built == []  # opened, prompted, completed, quit: none
+    capsys.readouterr()
+    assert shell.do("cl 9") == 0  # the first line typed: a prefix of an open action
+    assert "Ann claims Nine" in capsys.readouterr().out
+    assert shell.do("pa") == 0 and shell.do("show") == 0 and shell.do("undo") == 0
+    assert built == ["own"]  # built once for every line after
+
+
+def test_completion_completes_after_a_lazy_build(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee(*START)
+    built = count_builds(monkeypatch)
+    shell = Shell("friday")
+    first = shell.complete("", "")  # the open actions first, then the rest and the shell's
+    assert first == ["claim", "kariki", "slash", "roll", "pull", "pass", "odds", "buyback",
+                     "settle", "show", "log", "undo", "redo", "help", "quit"]  # fmt: skip
+    assert built == []
+    assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
+    assert shell.complete("pass ", "--") == ["--by"]
+    assert shell.complete("sl bob ", "d") == ["drop"]
+    assert shell.complete("", "") == first and built == ["own"]
+
+
+def test_help_and_a_changed_session_on_the_first_line(
+    referee: Runner, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first line may need the tree for something else than its own command: help's
+    lines, or the card shown when another terminal changed the session since the shell
+    opened (the line is refused as on any later line)."""
+    referee(*START)
+    shell = Shell("friday")
+    capsys.readouterr()
+    assert shell.do("help claim") == 0
+    assert capsys.readouterr().out.startswith("claim rank\nClaim a rank.")
+    shell = Shell("friday")
+    assert referee("kariki", "claim", "9").code == 0  # another terminal
+    saved = (home / "sessions" / "friday.toml").read_bytes()
+    assert shell.do("claim 9") == 1
+    said = capsys.readouterr()
+    assert "changed in another terminal" in said.err and "Bob vs Nine" not in said.out
+    assert "KARIKI friday" in said.out
+    assert (home / "sessions" / "friday.toml").read_bytes() == saved
+    assert shell.do("pass") == 0
+
+
+def test_another_games_tools_build_their_own_tree_once(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    referee(*START)
+    built = count_builds(monkeypatch)
+    shell = Shell("friday")
+    for _ in range(2):
+        assert shell.do("kalooki check 5H 5D JK") == 0
+        assert "three" in capsys.readouterr().out
+    assert shell.do("liars bid 3x4") == 2  # another game's action: refused in one line
+    assert "needs a Liar's dice session" in capsys.readouterr().err
+    assert built == ["kalooki", "liars"]  # the table's own tree was never needed
+
+
+@pytest.mark.parametrize("game", games.GAMES, ids=lambda g: g.name)
+def test_the_names_read_without_building_are_the_built_ones(game: games.GameInfo) -> None:
+    """`command_names` reads a game's Typer app as Typer names and orders its commands: the
+    shell resolves words and completes the first one from it before anything is built."""
+    from referee.cli.app import command_for
+    from referee.cli.shell import command_names
+
+    app = games.module(game.name, "cli").app
+    built = command_for([game.name]).commands[game.name].commands
+    assert command_names(app) == tuple(built)
+
+
+def test_leaving_keeps_a_replay_only_when_there_is_a_new_one(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay the shell opened on is in the cache already: quitting at once writes
+    nothing; after a line that saved, the new replay is kept for the next command."""
+    referee(*START)
+    assert referee("show").code == 0  # its replay kept, as the command before leaves it
+    kept: list[str] = []
+    real = storage.Cache.put
+
+    def counting(cache: storage.Cache, loaded: storage.Loaded) -> None:
+        kept.append(loaded.digest)
+        real(cache, loaded)
+
+    monkeypatch.setattr(storage.Cache, "put", counting)
+    feed(monkeypatch, "show\nquit\n")
+    assert referee("shell").code == 0 and kept == []
+    feed(monkeypatch, "claim 9\nquit\n")
+    assert referee("shell").code == 0 and len(kept) == 1
+    replays = count_replays(monkeypatch)
+    assert referee("show").code == 0 and replays == []  # the next command replays nothing
+
+
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    replays: list[Path] = []
+    real = codec.replay_of
+
+    def counting(parsed: storage.Loaded) -> object:
+        replays.append(parsed.path)
+        return real(parsed)
+
+    monkeypatch.setattr(codec, "replay_of", counting)
+    return replays

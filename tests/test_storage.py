@@ -536,12 +536,15 @@ def test_an_undo_after_an_action_takes_the_kept_state_before_it(
     referee(*START)
     for action in (("claim", "9"), ("roll",), ("claim", "10")):
         referee("kariki", *action)
-    from referee import session as sessions
+    from referee.session import replay as real
 
     replays: list[int] = []
-    real = sessions.replay
-    monkeypatch.setattr(sessions, "replay", lambda s: replays.append(len(s.events)) or real(s))
-    monkeypatch.setattr("referee.storage.sessions.replay", sessions.replay)
+
+    def counted(session: Session) -> Any:
+        replays.append(len(session.events))
+        return real(session)
+
+    monkeypatch.setattr("referee.storage.sessions.replay", counted)
     assert referee("undo").code == 0
     assert replays == []  # the state before the last event was kept with the replay
     after = storage.load(session_file(home))  # RELIABILITY 6: the replay of what is left

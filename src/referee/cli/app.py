@@ -10,7 +10,7 @@ named by the registry in `referee.games`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -401,14 +401,18 @@ SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 
 
 def make_app(
-    attach: Sequence[games.GameInfo], only: str | None = None, game_command: str | None = None
+    attach: Sequence[games.GameInfo],
+    only: str | Collection[str] | None = None,
+    game_command: str | None = None,
 ) -> typer.Typer:
     """A fresh app: the shared commands, and the commands of the games in `attach`.
 
-    With `only`, the one shared command (or group) a command line names: Typer builds every
-    command it holds from its signature, so a one-off command builds just its own; and with
-    `game_command`, of a game's commands the one the line names (if it names one).
+    With `only`, the one shared command (or group) a command line names, or the few the shell
+    runs: Typer builds every command it holds from its signature, so a one-off command builds
+    just its own; and with `game_command`, of a game's commands the one the line names (if it
+    names one).
     """
+    chosen = None if only is None else {only} if isinstance(only, str) else set(only)
     app = typer.Typer(
         name="referee",
         help=HELP,
@@ -421,19 +425,19 @@ def make_app(
     )
     app.callback(invoke_without_command=True)(root)
     for name, command in SHARED.items():
-        if only in (None, name):
+        if chosen is None or name in chosen:
             app.command(name)(command)
-    if only is None or only in HISTORY:
+    if chosen is None or chosen.intersection(HISTORY):
         from referee.cli import history
 
         for name, found in history.COMMANDS.items():
-            if only in (None, name):
+            if chosen is None or name in chosen:
                 app.command(name)(found)
-    if only in (None, SERVE):
+    if chosen is None or SERVE in chosen:
         from referee.cli.serve import serve as serve_command
 
         app.command(SERVE)(serve_command)
-    if only in (None, "rules"):
+    if chosen is None or "rules" in chosen:
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
         rules_app.command("show")(rules_show)
@@ -453,7 +457,7 @@ def make_app(
             app.add_typer(sub, name=alias, hidden=True)
         for top in game.commands:
             app.command(top)(getattr(module, top))
-    if only in (None, "new"):
+    if chosen is None or "new" in chosen:
         app.add_typer(new_app, name="new")
     return app
 

@@ -17,9 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from typer.main import get_command, get_command_name
+
 from referee import games, storage
 from referee.cli import output
-from referee.cli.app import command_for, run
+from referee.cli.app import command_for, make_app, run
 from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError
 from referee.text import pick
@@ -40,24 +42,61 @@ HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 MAX_LINE = 4096  # characters: far past any move, far below what takes shlex long
 
 
+def command_names(app: Any) -> tuple[str, ...] | None:
+    """The names of a Typer app's commands as Typer names them, in the order its Click group
+    holds them, without building any (None for an app with groups of its own)."""
+    if app.registered_groups:
+        return None
+    return tuple(c.name or get_command_name(c.callback.__name__) for c in app.registered_commands)
+
+
 class Shell:
     """One session's prompt loop."""
 
     def __init__(self, ref: str | None) -> None:
         self.space = Workspace(keeps_replays=True)
         self.follows = ref is None  # opened on the current session: follow it when it moves
+        # Each game's Click tree, built when a line first needs it and kept for the night:
+        # building commands from their signatures is most of what opening would cost.
+        self._trees: dict[tuple[str, bool], Any] = {}  # (game, the table's own)
         self._open(storage.resolve(self.space.home, ref))
+        # Opening asked the cache, which holds this replay now (it was found there, or kept
+        # there when it was not): leaving without another one has nothing to keep.
+        self._opened = self.space.known
 
     def _open(self, path: Any) -> None:
         self.path = path
         self.ref = str(self.path)
         loaded = self.space.load(self.ref)
         self.game = loaded.session.game
-        self.plugin: ShellPlugin = games.module(self.game, "cli").SHELL
-        self.command = command_for([])  # every game attached, built once for all lines
-        self.group = self.command.commands[self.game]
-        self.actions: dict[str, Any] = dict(self.group.commands)
+        cli = games.module(self.game, "cli")
+        self.plugin: ShellPlugin = cli.SHELL
+        # The game's command names, in its group's order, read without building a command:
+        # enough to resolve a word (`quit`, a prefix) and to complete the first one.
+        self.names = command_names(cli.app) or tuple(self.actions)
         self.tools = {g.name: g for g in games.GAMES if g.name != self.game}
+
+    @property
+    def command(self) -> Any:
+        """The Click tree the lines of this game run through: the shared commands the shell
+        runs and this game's group (another game's tools get a tree of their own)."""
+        return self._tree(self.game)
+
+    @property
+    def actions(self) -> dict[str, Any]:
+        """The game's commands by name (built on first use)."""
+        found: dict[str, Any] = self.command.commands[self.game].commands
+        return found
+
+    def _tree(self, game: str) -> Any:
+        """The tree of the table's game (its group and the shared commands the shell runs),
+        or of another game's tools (`kalooki check 5H 5D JK`): its commands only."""
+        own = game == self.game
+        key = (game, own)
+        if key not in self._trees:
+            app = make_app([games.info(game)], SHARED) if own else None
+            self._trees[key] = get_command(app) if app else command_for([game])
+        return self._trees[key]
 
     # ------------------------------------------------------------------ the loop
 
@@ -130,7 +169,7 @@ class Shell:
             return self._help(words[1:])
         if head in self.tools:  # another game's tools (`kalooki check 5H 5D JK`); its actions
             # are refused by `common.act` in one line, and the shell goes on
-            return run([head, *words[1:]], self.space, self.command)
+            return run([head, *words[1:]], self.space, self._tree(head))
         command = self.actions.get(head) or self.command.commands.get(head)
         argv = [head] if head in SHARED else [self.game, head]
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
@@ -194,7 +233,7 @@ class Shell:
         if wanted in ALIASES:
             return ALIASES[wanted]
         open_now = self.open_actions()
-        rest = [*(a for a in self.actions if a not in open_now), *BUILTINS]
+        rest = [*(a for a in self.names if a not in open_now), *BUILTINS]
         for tier in (open_now, rest):
             if wanted in tier or any(n.startswith(wanted) for n in tier):
                 return pick(word, [(n, n) for n in tier], "command")
@@ -237,7 +276,7 @@ class Shell:
         """The actions open now with what each does, or one command explained."""
         if topic:
             name = self._command(topic)
-            if name in BUILTINS and name not in self.actions:
+            if name in BUILTINS and name not in self.names:
                 return f"{name}: {BUILTINS[name]}"
             command = self.actions.get(name) or self.command.commands.get(name)
             usage = " ".join(
@@ -279,7 +318,7 @@ class Shell:
         words = before.split()
         if not words:
             open_now = self.open_actions()
-            rest = [a for a in self.actions if a not in open_now]
+            rest = [a for a in self.names if a not in open_now]
             candidates = [*open_now, *rest, *BUILTINS]
         else:
             try:
@@ -359,6 +398,9 @@ class Shell:
 
         It is kept under the digest of the bytes it was replayed from (or saved as), never
         of the file as it is now: if another terminal wrote since, the entry simply misses.
+        The replay the shell opened on is in the cache already (a long night's is megabytes
+        of JSON to write again).
         """
-        if self.space.known is not None:
-            self.space.cache.put(self.space.known)
+        known = self.space.known
+        if known is not None and known is not self._opened:
+            self.space.cache.put(known)
