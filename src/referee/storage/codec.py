@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -343,7 +343,7 @@ def split_events(raw: bytes, events: object, undone: object) -> dict[str, Any] |
         or any(line.lstrip().startswith("[") for line in head.splitlines())
     ):
         return None
-    lists = _array("events", tuple(events)) + _array("undone", tuple(undone)) + "\n"
+    lists = _listed("events", events) + _listed("undone", undone) + "\n"
     if not text.startswith(lists, start):
         return None
     import tomllib
@@ -363,6 +363,14 @@ def _parse(text: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def _listed(key: str, events: list[Any]) -> str:
+    """`_array` of events as JSON gave them, each written once (nothing kept: a load)."""
+    if not events:
+        return f"{key} = []\n"
+    lines = "".join(f"    {event_line(e.items())},\n" for e in events)
+    return f"{key} = [\n{lines}]\n"
+
+
 def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
     if not events:
         return f"{key} = []\n"
@@ -372,14 +380,29 @@ def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
 
 @functools.lru_cache(maxsize=100_000)
 def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
+    """`event_line`, kept: a long-lived process (the shell) writes each event once."""
+    return event_line(items)
+
+
+def event_line(items: Iterable[tuple[str, str | int]]) -> str:
     """One event as an inline table, exactly as tomli-w writes each pair (`toml_pair`).
 
     Written here rather than by tomli-w, which turns a table longer than 100 characters into
     an [[array of tables]] that could not stand inside the events list, and costs a dump a pair:
-    a long night's every save writes every event. `tests/test_storage.py` checks that each
-    line tomli-w would write is this one, and that tomllib reads back the event it was made of.
+    a long night's every save writes every event, and every load from the kept replay compares
+    them. `tests/test_storage.py` checks that each line is what tomli-w would write, and that
+    tomllib reads back the event it was made of.
     """
-    return "{ " + ", ".join(toml_pair(k, v) for k, v in items) + " }" if items else "{}"
+    parts = []
+    for key, value in items:  # the usual pairs inline (this runs for every event of a night)
+        shown = _KEYS.get(key) or _bare(key)
+        if shown is not None and value.__class__ is str:
+            parts.append(f'{shown} = "{value.translate(_ESCAPES)}"')
+        elif shown is not None and value.__class__ is int:
+            parts.append(f"{shown} = {value}")
+        else:
+            parts.append(toml_pair(key, value))
+    return "{ " + ", ".join(parts) + " }" if parts else "{}"
 
 
 _BARE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
@@ -389,6 +412,18 @@ _ESCAPES = str.maketrans(
     {chr(c): f"\\u{c:04x}" for c in (*range(32), 127) if c != 9}
     | {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 )
+
+
+_KEYS: dict[str, str] = {}  # the bare keys seen (`type`, `by`, `at`): each checked once
+
+
+def _bare(key: str) -> str | None:
+    """`key` if it is written bare (and remembered as such), else None."""
+    if not (isinstance(key, str) and key and _BARE_KEY.issuperset(key)):
+        return None
+    if len(_KEYS) < 1000:
+        _KEYS[key] = key
+    return key
 
 
 def toml_string(text: str) -> str:
