@@ -14,6 +14,7 @@ Deleting the cache folder is always safe.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import sys
@@ -43,6 +44,11 @@ CURRENT_SCHEMA = b"schema = 1\n"  # storage.codec.SCHEMA, as every save writes i
 
 def main() -> None:
     """Console-script entry point: `--version` and kept answers here, the rest in `cli.run`."""
+    # A kept answer or an action is a moment's work that leaves no cycles worth collecting,
+    # and the collector's passes over everything imported cost more than that work; the
+    # ordinary path, which may run a whole night (the shell) or read every session, turns it
+    # back on (`cli.run`).
+    gc.disable()
     argv = sys.argv[1:]
     if argv == ["--version"]:
         from referee import __version__

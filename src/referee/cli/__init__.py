@@ -25,6 +25,9 @@ def run(argv: Sequence[str], space: Workspace | None = None) -> int:
     code = quickly(argv, space)
     if code is not None:
         return code
+    import gc
+
+    gc.enable()  # off for the front door's and an action's moment (`answers.main`) only
     from referee.cli.app import run as ordinary
 
     return ordinary(argv, space)
