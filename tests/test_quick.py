@@ -286,3 +286,19 @@ def test_an_action_runs_without_typer_or_click(home: Path) -> None:
         done = subprocess.run([sys.executable, "-c", probe, *line], env=env, capture_output=True,
                               text=True, check=False)  # fmt: skip
         assert done.stderr.splitlines()[-1] in ("0 [] False", "2 [] False"), (line, done.stderr)
+
+
+def test_the_collector_is_back_for_the_ordinary_path_only(home: Path) -> None:
+    import gc
+
+    from referee.cli import run
+
+    assert run(["new", "kariki", "Ann", "Bob"]) == 0
+    try:
+        gc.disable()  # as `answers.main` leaves it
+        assert run(["kariki", "claim", "9"]) == 0
+        assert not gc.isenabled()  # an action is a moment's work
+        assert run(["rules", "list"]) == 0
+        assert gc.isenabled()  # anything else may run a whole night
+    finally:
+        gc.enable()
