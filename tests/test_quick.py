@@ -302,3 +302,10 @@ def test_the_collector_is_back_for_the_ordinary_path_only(home: Path) -> None:
         assert gc.isenabled()  # anything else may run a whole night
     finally:
         gc.enable()
+
+
+def test_the_command_tree_is_still_reachable_from_the_package() -> None:
+    from referee import cli
+
+    tree = cli.command_for(["--help"])  # as ../shared/tools/smoke_commands.py walks it
+    assert {"show", "undo", "kariki", "new"} <= set(tree.commands)  # type: ignore[attr-defined]

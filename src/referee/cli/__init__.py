@@ -31,3 +31,12 @@ def run(argv: Sequence[str], space: Workspace | None = None) -> int:
     from referee.cli.app import run as ordinary
 
     return ordinary(argv, space)
+
+
+def command_for(argv: Sequence[str]) -> object:
+    """The Click command tree the Typer app builds for this line (tools walk it: every
+    command and its parameters); imports Typer, unlike `run` for an action."""
+    from referee.cli.app import command_for as build
+
+    tree: object = build(argv)
+    return tree
