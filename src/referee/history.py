@@ -380,11 +380,17 @@ class Summary:
     def agrees_with(self, session: Session) -> bool:
         """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
         summary that does not is rebuilt, never shown)."""
+        return self.agrees(session.id, session.game, [p.name for p in session.players],
+                           len(session.events))  # fmt: skip
+
+    def agrees(self, id: str, game: str, players: Sequence[str], events: int) -> bool:
+        """Whether this summarises a session of this id, game, players (names in their seats)
+        and number of events: the facts `agrees_with` compares (a file's `storage.Facts`)."""
         return (
-            self.id == session.id
-            and self.game == session.game
-            and self.players == [p.name for p in session.players]
-            and self.events == len(session.events)
+            self.id == id
+            and self.game == game
+            and self.players == list(players)
+            and self.events == events
         )
 
     @property
@@ -431,46 +437,53 @@ class Summary:
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
-        """From JSON data, checked (`ValueError` if it is not one)."""
-        if not isinstance(data, dict):
+        """From JSON data, checked (`ValueError` if it is not one).
+
+        Every kept summary is read on every stats run, so the checks go by the types of whole
+        lists at once (JSON gives exact types: a text is a `str`, a whole number an `int`,
+        true a `bool`)."""
+        if type(data) is not dict:
             raise ValueError("not a summary")
         tally = data.get("tally")
         if not (
-            all(isinstance(data.get(k), str) for k in _SUMMARY_TEXT)
-            and data.get("game") in games.BY_NAME
-            and all(_names(data.get(k)) for k in _SUMMARY_LISTS)
-            and isinstance(data.get("finished"), bool) and isinstance(data.get("provisional"), bool)
-            and isinstance(tally, dict) and _places_ok(data.get("shared"), data.get("standings"))
+            _types(map(data.get, _SUMMARY_TEXT)) <= _TEXT
+            and data["game"] in games.BY_NAME
+            and all(map(_names, map(data.get, _SUMMARY_LISTS)))
+            and type(data.get("finished")) is bool and type(data.get("provisional")) is bool
+            and type(tally) is dict and _places_ok(data.get("shared"), data["standings"])
             and type(data.get("events")) is int and data["events"] >= 0
-            and all(isinstance(p, str) and isinstance(row, dict)
-                    and all(isinstance(k, str) and type(v) is int for k, v in row.items())
-                    for p, row in tally.items())
+            and _types(tally) <= _TEXT and _types(tally.values()) <= _TABLE
+            and all(_types(row) <= _TEXT and _types(row.values()) <= _WHOLE
+                    for row in tally.values())
         ):  # fmt: skip
             raise ValueError("not a summary")
-        kept = (
-            *_SUMMARY_TEXT,
-            *_SUMMARY_LISTS,
-            "finished",
-            "provisional",
-            "tally",
-            "shared",
-            "events",
-        )
-        return cls(**{k: data[k] for k in kept})
+        return cls(**{k: data[k] for k in _SUMMARY_KEPT})
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
 _SUMMARY_LISTS = ("players", "winners", "standings")
+_SUMMARY_KEPT = (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished", "provisional", "tally", "shared",
+                 "events")  # fmt: skip
+_TEXT, _TABLE, _WHOLE = frozenset({str}), frozenset({dict}), frozenset({int})
+
+
+def _types(values: Iterable[object]) -> set[type]:
+    """The exact types among `values`."""
+    return set(map(type, values))
 
 
 def _names(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return type(value) is list and _types(value) <= _TEXT
 
 
 def _places_ok(value: object, standings: object) -> bool:
-    return isinstance(value, list) and isinstance(standings, list) and (
-        not value or len(value) == len(standings)) and all(
-        type(v) is int and v >= 1 for v in value)  # fmt: skip
+    return (
+        type(value) is list
+        and type(standings) is list
+        and (not value or len(value) == len(standings))
+        and _types(value) <= _WHOLE
+        and all(v >= 1 for v in value)
+    )
 
 
 def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:

@@ -355,6 +355,7 @@ def summaries(
     paths = storage.session_files(home)
     outcome: list[Made] = []
     missed: list[int] = []
+    same: dict[str, Any] = {}  # the kept entries served as they are
     for path in paths:
         entry = old.get(str(path))
         summary: history.Summary | str | None = None
@@ -371,6 +372,8 @@ def summaries(
             outcome.append(str(path))  # replaced below by its summary or its skip line
         else:
             outcome.append((digest, summary))
+            if isinstance(entry, dict) and not isinstance(summary, str) and len(entry) == 2:
+                same[str(path)] = entry  # kept as it is (no second copy to compare)
     todo = [Path(str(outcome[k])) for k in missed]
     replayed = _replay_all(todo, workers, cache if rows else None)
     for k, made in zip(missed, replayed, strict=True):
@@ -387,7 +390,8 @@ def summaries(
             fresh[str(path)] = {"digest": digest, "skipped": done}
             skipped.append(done)
             continue
-        fresh[str(path)] = {"digest": digest, "summary": done.to_plain()}
+        name = str(path)
+        fresh[name] = same.get(name) or {"digest": digest, "summary": done.to_plain()}
         found.append((path, done))
     if fresh != old:
         cache.write_document("stats", {"code": key, "entries": fresh})
@@ -402,19 +406,19 @@ Made = tuple[str, history.Summary | str] | str
 def _agreeing(
     kept: history.Summary | str | None, path: Path, raw: bytes, digest: str
 ) -> history.Summary | str | None:
-    """What a kept entry may stand for, checked against the file parsed from its bytes now
-    (issue 18: a planted or stale entry is rebuilt, never shown): a summary only if it agrees
-    with the file; a skip only if the file still does not parse (then with today's reason);
-    None: replay it."""
+    """What a kept entry may stand for, checked against the file's bytes now (issue 18: a
+    planted or stale entry is rebuilt, never shown): a summary only if it agrees with the
+    file's facts (read straight from a file in the layout referee writes, else parsed); a skip
+    only if the file still does not parse (then with today's reason); None: replay it."""
     if kept is None:
         return None
     try:
-        session = storage.parse_session(path, raw, digest).session
+        facts = storage.session_facts(path, raw)
     except RefereeError as error:
         return f"skipped {path.name}: {error}" if isinstance(kept, str) else None
     if isinstance(kept, str):
         return None  # it parses: whatever kept it out is for a replay to say
-    return kept if kept.agrees_with(session) else None
+    return kept if kept.agrees(*facts) else None
 
 
 def _kept(entry: dict[str, Any]) -> history.Summary | str | None:
