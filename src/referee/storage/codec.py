@@ -129,17 +129,22 @@ def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
 
 class Facts(NamedTuple):
     """What a kept stats summary must agree with: the session's id, game, players (names, in
-    their seats) and number of events."""
+    their seats) and number of events; and when it was started and last changed (what an
+    export orders and counts the sessions by)."""
 
     id: str
     game: str
     players: list[str]
     events: int
+    created: str
+    updated: str
 
 
 def facts_of(session: Session) -> Facts:
     """A parsed session's `Facts`."""
-    return Facts(session.id, session.game, [p.name for p in session.players], len(session.events))
+    names = [p.name for p in session.players]
+    return Facts(session.id, session.game, names, len(session.events), session.created,
+                 session.updated)  # fmt: skip
 
 
 def session_facts(path: Path, raw: bytes) -> Facts:
@@ -231,7 +236,8 @@ def canonical_facts(path: Path, raw: bytes) -> Facts | None:
         lines = block.split("\n", DERIVED_ID_EVENTS)[:DERIVED_ID_EVENTS]
         first = [_pairs(line) for line in lines if line]
         ident = derived_id_of(game, created, players, first)
-    return Facts(ident, game, [p.name for p in players], block.count("\n"))
+    names = [p.name for p in players]
+    return Facts(ident, game, names, block.count("\n"), created, found["updated"])
 
 
 def _pairs(line: str) -> dict[str, str | int]:
