@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, TypeVar
 
 from referee import __version__, games
@@ -453,11 +454,15 @@ class Summary:
             and type(tally) is dict and _places_ok(data.get("shared"), data["standings"])
             and type(data.get("events")) is int and data["events"] >= 0
             and _types(tally) <= _TEXT and _types(tally.values()) <= _TABLE
-            and all(_types(row) <= _TEXT and _types(row.values()) <= _WHOLE
-                    for row in tally.values())
+            and _types(chain.from_iterable(tally.values())) <= _TEXT
+            and _types(chain.from_iterable(map(dict.values, tally.values()))) <= _WHOLE
         ):  # fmt: skip
             raise ValueError("not a summary")
-        return cls(**{k: data[k] for k in _SUMMARY_KEPT})
+        # every field checked and given: filled as `__init__` would fill them, without its
+        # call by keywords (the dataclass has no `__post_init__`)
+        summary = cls.__new__(cls)
+        summary.__dict__.update({k: data[k] for k in _SUMMARY_KEPT})
+        return summary
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
@@ -595,31 +600,50 @@ def stats(
     people: dict[str, dict[str, Any]] = {}
     per_game: dict[str, dict[str, dict[str, list[int]]]] = {}
     boards: dict[str, dict[str, dict[str, int]]] = {}
+    # one pass over the sessions; each session's own values are looked up once, not once a
+    # player, and a player's tables are made when first met, not for every seat
     for summary in picked:
         place = places(summary)
+        decided, winners, day, tally = summary.decided, summary.winners, summary.day, summary.tally
+        pending = "L" if decided else "-"
+        board_of = boards.get(summary.ruleset)
+        if board_of is None:
+            board_of = boards[summary.ruleset] = {}
+        game_of = per_game.get(summary.game)
+        if game_of is None:
+            game_of = per_game[summary.game] = {}
         for name in summary.players:
-            row = people.setdefault(name, _new_person())
-            won = summary.decided and name in summary.winners
+            row = people.get(name)
+            if row is None:
+                row = people[name] = _new_person()
+            won = decided and name in winners
             row["games"] += 1
-            row["finished"] += int(summary.decided)
+            row["finished"] += int(decided)
             row["wins"] += int(won)
             if name in place:
                 key = str(place[name])
                 row["places"][key] = row["places"].get(key, 0) + 1
-            row["form"].append("W" if won else "L" if summary.decided else "-")
-            day = summary.day
+            row["form"].append("W" if won else pending)
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
-            money = summary.money(name) if summary.decided else None
+            money = summary.money(name) if decided else None
             if money is not None:
                 total = row["money"] or {"paid": 0, "won": 0, "net": 0}
                 row["money"] = {k: total[k] + money[k] for k in total}
-            board = boards.setdefault(summary.ruleset, {}).setdefault(name, {"games": 0, "wins": 0})
+            board = board_of.get(name)
+            if board is None:
+                board = board_of[name] = {"games": 0, "wins": 0}
             board["games"] += 1
             board["wins"] += int(won)
-            counts = per_game.setdefault(summary.game, {}).setdefault(name, {})
-            for key, value in summary.tally.get(name, {}).items():
-                counts.setdefault(key, []).append(value)
+            counts = game_of.get(name)
+            if counts is None:
+                counts = game_of[name] = {}
+            for key, value in tally.get(name, {}).items():
+                found = counts.get(key)
+                if found is None:
+                    counts[key] = [value]
+                else:
+                    found.append(value)
     for row in people.values():
         _finish_person(row)
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))

@@ -230,14 +230,14 @@ def canonical_facts(path: Path, raw: bytes) -> Facts | None:
             check_session_name(found["name"])
         except RefereeError:
             return None
-    block = found["events"] or ""
+    start, end = found.span("events")  # (-1, -1) for `events = []`
     ident = found["id"]
     if ident is None:  # a file from before ids: its id is derived from its first events
-        lines = block.split("\n", DERIVED_ID_EVENTS)[:DERIVED_ID_EVENTS]
+        lines = text[start:end].split("\n", DERIVED_ID_EVENTS)[:DERIVED_ID_EVENTS]
         first = [_pairs(line) for line in lines if line]
         ident = derived_id_of(game, created, players, first)
-    names = [p.name for p in players]
-    return Facts(ident, game, names, block.count("\n"), created, found["updated"])
+    count = text.count("\n", start, end) if start >= 0 else 0  # one event a line
+    return Facts(ident, game, [p.name for p in players], count, created, found["updated"])
 
 
 def _pairs(line: str) -> dict[str, str | int]:
