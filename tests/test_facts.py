@@ -85,6 +85,8 @@ OTHER_LAYOUTS = {
     "undone events": KARIKI.replace("undone = []", "undone = [\n" + FIRST_EVENT + "]", 1),
     "game alias": KARIKI.replace('game = "kariki"\ncreated', 'game = "Kariki"\ncreated', 1),
     "19 digits": KARIKI.replace('rank = "Nine"', "rank = 1234567890123456789", 1),
+    "a long ruleset": KARIKI + "".join(f"\n[ruleset.slash_rules.r{n}]\ntext = '{'x' * 60}'\n"
+                                       for n in range(1000)),
 }  # fmt: skip
 
 

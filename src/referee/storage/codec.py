@@ -169,6 +169,7 @@ _INT = r"-?(?:0|[1-9][0-9]{0,17})"
 _KEY = r"[A-Za-z0-9_-]++"
 _VALUE = rf"(?:{_STR}|{_INT})"
 _PAIRS_MAX = 12  # more pairs on an event line than this: the full parse reads it
+_PARTS_MAX = 64 * 1024  # a longer players list or ruleset: the full parse reads it
 
 
 def _event_line_pattern(pairs: int) -> str:
@@ -213,6 +214,8 @@ def canonical_facts(path: Path, raw: bytes) -> Facts | None:
     found = _CANONICAL.fullmatch(text)
     if found is None:
         return None
+    if len(found["players"]) > _PARTS_MAX or len(found["tables"]) > _PARTS_MAX:
+        return None  # more than any table seats or any ruleset holds: not kept once a run
     try:
         game = games.canonical(found["game"])
     except RefereeError:
