@@ -419,7 +419,7 @@ def summaries(
             outcome.append(f"skipped {path.name}: {error}")
             continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
-            summary = _agreeing(_kept(entry), path, raw, digest)
+            summary = _agreeing(_kept(entry), path, raw)
         if summary is None:
             missed.append(len(outcome))
             outcome.append(str(path))  # replaced below by its summary or its skip line
@@ -457,7 +457,7 @@ Made = tuple[str, history.Summary | str] | str
 
 
 def _agreeing(
-    kept: history.Summary | str | None, path: Path, raw: bytes, digest: str
+    kept: history.Summary | str | None, path: Path, raw: bytes
 ) -> history.Summary | str | None:
     """What a kept entry may stand for, checked against the file's bytes now (issue 18: a
     planted or stale entry is rebuilt, never shown): a summary only if it agrees with the
