@@ -181,25 +181,38 @@ def _event_line_pattern(pairs: int) -> str:
     return rf"    \{{ (?P<k1>{_KEY}) = {_VALUE}{inner} \}},\n"
 
 
-_CANONICAL = re.compile(
-    rf"schema = 1\n"
-    rf'(?:id = "(?P<id>[0-9a-f]{{32}})"\n)?+'
-    rf'name = "(?P<name>[A-Za-z0-9_.-]*+)"\n'
-    rf'game = "(?P<game>[a-z_-]++)"\n'
-    rf'created = "(?P<created>[0-9T:.+-]*+)"\n'
-    rf'updated = "(?P<updated>[0-9T:.+-]*+)"\n'
-    rf"players = \[\n(?P<players>(?:    \{{ name = {_STR}(?:, nickname = {_STR})?+ \}},\n)++)\]\n"
-    rf"events = (?:\[\]\n|\[\n(?P<events>(?:{_event_line_pattern(_PAIRS_MAX)})++)\]\n)"
-    rf"undone = \[\]\n"
-    rf"\n(?P<tables>\[.*)",
-    re.DOTALL,
-)
-_PLAYER = re.compile(r'    \{ name = "(?P<name>[^"]*)"(?:, nickname = "(?P<nick>[^"]*)")? \},\n')
-_PAIR = re.compile(rf'({_KEY}) = (?:"([^"]*)"|({_INT}))')
+@functools.cache
+def _canonical() -> re.Pattern[str]:
+    """The pattern of the layout (compiled on first use: it takes milliseconds, which no
+    command but stats and exports should pay at start)."""
+    return re.compile(
+        rf"schema = 1\n"
+        rf'(?:id = "(?P<id>[0-9a-f]{{32}})"\n)?+'
+        rf'name = "(?P<name>[A-Za-z0-9_.-]*+)"\n'
+        rf'game = "(?P<game>[a-z_-]++)"\n'
+        rf'created = "(?P<created>[0-9T:.+-]*+)"\n'
+        rf'updated = "(?P<updated>[0-9T:.+-]*+)"\n'
+        rf"players = \[\n(?P<players>(?:    \{{ name = {_STR}"
+        rf"(?:, nickname = {_STR})?+ \}},\n)++)\]\n"
+        rf"events = (?:\[\]\n|\[\n(?P<events>(?:{_event_line_pattern(_PAIRS_MAX)})++)\]\n)"
+        rf"undone = \[\]\n"
+        rf"\n(?P<tables>\[.*)",
+        re.DOTALL,
+    )
+
+
+_PLAYER = r'    \{ name = "(?P<name>[^"]*)"(?:, nickname = "(?P<nick>[^"]*)")? \},\n'
+_PAIR = rf'({_KEY}) = (?:"([^"]*)"|({_INT}))'
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern of this module, compiled on first use."""
+    return re.compile(pattern)
 
 
 def canonical_facts(path: Path, raw: bytes) -> Facts | None:
-    """The `Facts` of a file in the layout referee writes (`_CANONICAL`), checked as
+    """The `Facts` of a file in the layout referee writes (`_canonical`), checked as
     `session_from_doc` checks a session (so a file the full parse refuses gives None here
     too), or None: not in that layout, parse it.
 
@@ -211,7 +224,7 @@ def canonical_facts(path: Path, raw: bytes) -> Facts | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    found = _CANONICAL.fullmatch(text)
+    found = _canonical().fullmatch(text)
     if found is None:
         return None
     if len(found["players"]) > _PARTS_MAX or len(found["tables"]) > _PARTS_MAX:
@@ -246,7 +259,7 @@ def canonical_facts(path: Path, raw: bytes) -> Facts | None:
 def _pairs(line: str) -> dict[str, str | int]:
     """A canonical event line as its table (plain strings, whole numbers)."""
     return {key: text if number == "" else int(number)
-            for key, text, number in _PAIR.findall(line)}  # fmt: skip
+            for key, text, number in _compiled(_PAIR).findall(line)}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=256)
@@ -254,7 +267,7 @@ def _canonical_players(block: str, game: str) -> tuple[PlayerInfo, ...] | None:
     """The players of a canonical file's `players` lines, checked as `session_from_doc` checks
     them (None: it would refuse them)."""
     players = []
-    for line in _PLAYER.finditer(block):
+    for line in _compiled(_PLAYER).finditer(block):
         name, nickname = line["name"], line["nick"]
         try:
             for text, what in ((name, "player name"), (nickname, "nickname")):
