@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -141,6 +142,106 @@ def test_export_rows_are_kept_and_give_the_same_database(
     fresh = tmp_path / "fresh.db"
     assert referee("export", "-f", "sqlite", "--all", "-o", str(fresh)).code == 0
     assert dump(fresh) == dump(cold) and len(replays) == len(EXAMPLES)
+
+
+def copies(home: Path) -> list[Path]:
+    """Hand copies of two examples (the same ids), one of them touched later: the export
+    counts each id once, the copy ranked first by its last change and its file's name."""
+    sessions = home / "sessions"
+    made = []
+    for n, (example, later) in enumerate(((EXAMPLES[0], False), (EXAMPLES[1], True))):
+        text = example.read_text(encoding="utf-8")
+        if later:
+            text = re.sub(r'updated = "[^"]*"', 'updated = "2030-01-01T00:00:00+00:00"', text,
+                          count=1)  # fmt: skip
+        copy = sessions / f"c{n}.toml"  # a shorter name than the other copy's
+        copy.write_text(text, encoding="utf-8")
+        made.append(copy)
+    return made
+
+
+@pytest.mark.parametrize("kept", ["none", "half", "all"])
+def test_the_export_is_the_same_with_any_rows_kept(
+    referee: Runner, home: Path, tmp_path: Path, kept: str
+) -> None:
+    """Copies counted once and in the same order whichever rows are kept (a session with kept
+    rows is placed by its file's head, one without by its replay)."""
+    made = fill(home, copies=2) + copies(home)
+    cold = tmp_path / "cold.db"
+    assert referee("export", "-f", "sqlite", "--all", "-o", str(cold)).code == 0
+    if kept == "none":
+        shutil.rmtree(tmp_path / "cache")
+    elif kept == "half":
+        for path in made[::2]:
+            _rows_entry(tmp_path, path).unlink()
+    again = tmp_path / "again.db"
+    result = referee("export", "-f", "sqlite", "--all", "-o", str(again))
+    assert result.code == 0 and result.err.count("skipped") == 1  # broken.toml alone
+    assert dump(again) == dump(cold)
+    with sqlite3.connect(again) as db:
+        paths = [p for (p,) in db.execute("SELECT path FROM sessions")]
+        played = [p for (p,) in db.execute("SELECT coalesce(created, updated) FROM sessions")]
+    assert len(paths) == len(set(paths)) == len(EXAMPLES) and played == sorted(played)
+    assert f"sessions/{made[-1].name}" not in paths  # touched later: the other copy counts
+    assert f"sessions/{made[-2].name}" in paths  # the same but for its shorter name
+
+
+def test_the_export_reads_no_summaries(
+    referee: Runner, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export holds a few facts of each session, never every session's summary (its
+    memory does not grow with them): it neither reads nor writes the kept stats."""
+    fill(home)
+    assert referee("stats").code == 0
+    kept = (tmp_path / "cache" / "referee" / "stats.json").read_bytes()
+
+    def refused(self: storage.Cache, name: str, *more: object) -> object:
+        raise AssertionError(f"the export used the kept {name}")
+
+    monkeypatch.setattr(storage.Cache, "read_document", refused)
+    monkeypatch.setattr(storage.Cache, "write_document", refused)
+    for _ in range(2):  # rows made, then rows kept
+        database = tmp_path / "league.db"
+        assert referee("export", "-f", "sqlite", "--all", "-o", str(database), "--force").code == 0
+    assert (tmp_path / "cache" / "referee" / "stats.json").read_bytes() == kept
+
+
+def test_rows_kept_for_a_file_that_does_not_parse_never_place_it(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    made = fill(home)
+    first = tmp_path / "first.db"
+    result = referee("export", "-f", "sqlite", "--all", "-o", str(first))
+    broken = home / "sessions" / "broken.toml"
+    digest = storage.digest_of(broken.read_bytes())
+    cache = storage.Cache(tmp_path / "cache" / "referee")
+    rows = cache.get_rows(made[0], storage.digest_of(made[0].read_bytes()))
+    assert rows is not None
+    cache.put_rows(broken, digest, rows)  # planted: another session's rows under its bytes
+    assert cache.has_rows(broken, digest)
+    second = tmp_path / "second.db"
+    again = referee("export", "-f", "sqlite", "--all", "-o", str(second))
+    assert again.code == 0 and again.err == result.err and "skipped broken.toml" in again.err
+    assert dump(second) == dump(first)
+
+
+def test_the_database_is_the_same_on_standard_output_and_leaves_nothing_behind(
+    referee: Runner, home: Path, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fill(home)
+    database = tmp_path / "out" / "league.db"
+    database.parent.mkdir()
+    assert referee("export", "-f", "sqlite", "--all", "-o", str(database)).code == 0
+    assert [p.name for p in database.parent.iterdir()] == ["league.db"]  # no journal, no temp
+    argv = [sys.executable, "-m", "referee", "export", "-f", "sqlite", "--all", "-o", "-"]
+    piped = subprocess.run(argv, env=dict(os.environ), capture_output=True, check=True)
+    copy = tmp_path / "piped.db"
+    copy.write_bytes(piped.stdout)
+    assert dump(copy) == dump(database)
 
 
 def _rows_entry(tmp_path: Path, path: Path) -> Path:

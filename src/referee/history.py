@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, TypeVar
 
 from referee import __version__, games
@@ -380,11 +381,17 @@ class Summary:
     def agrees_with(self, session: Session) -> bool:
         """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
         summary that does not is rebuilt, never shown)."""
+        return self.agrees(session.id, session.game, [p.name for p in session.players],
+                           len(session.events))  # fmt: skip
+
+    def agrees(self, id: str, game: str, players: Sequence[str], events: int) -> bool:
+        """Whether this summarises a session of this id, game, players (names in their seats)
+        and number of events: the facts `agrees_with` compares (a file's `storage.Facts`)."""
         return (
-            self.id == session.id
-            and self.game == session.game
-            and self.players == [p.name for p in session.players]
-            and self.events == len(session.events)
+            self.id == id
+            and self.game == game
+            and self.players == list(players)
+            and self.events == events
         )
 
     @property
@@ -431,46 +438,57 @@ class Summary:
 
     @classmethod
     def from_plain(cls, data: object) -> Summary:
-        """From JSON data, checked (`ValueError` if it is not one)."""
-        if not isinstance(data, dict):
+        """From JSON data, checked (`ValueError` if it is not one).
+
+        Every kept summary is read on every stats run, so the checks go by the types of whole
+        lists at once (JSON gives exact types: a text is a `str`, a whole number an `int`,
+        true a `bool`)."""
+        if type(data) is not dict:
             raise ValueError("not a summary")
         tally = data.get("tally")
         if not (
-            all(isinstance(data.get(k), str) for k in _SUMMARY_TEXT)
-            and data.get("game") in games.BY_NAME
-            and all(_names(data.get(k)) for k in _SUMMARY_LISTS)
-            and isinstance(data.get("finished"), bool) and isinstance(data.get("provisional"), bool)
-            and isinstance(tally, dict) and _places_ok(data.get("shared"), data.get("standings"))
+            _types(map(data.get, _SUMMARY_TEXT)) <= _TEXT
+            and data["game"] in games.BY_NAME
+            and all(map(_names, map(data.get, _SUMMARY_LISTS)))
+            and type(data.get("finished")) is bool and type(data.get("provisional")) is bool
+            and type(tally) is dict and _places_ok(data.get("shared"), data["standings"])
             and type(data.get("events")) is int and data["events"] >= 0
-            and all(isinstance(p, str) and isinstance(row, dict)
-                    and all(isinstance(k, str) and type(v) is int for k, v in row.items())
-                    for p, row in tally.items())
+            and _types(tally) <= _TEXT and _types(tally.values()) <= _TABLE
+            and _types(chain.from_iterable(tally.values())) <= _TEXT
+            and _types(chain.from_iterable(map(dict.values, tally.values()))) <= _WHOLE
         ):  # fmt: skip
             raise ValueError("not a summary")
-        kept = (
-            *_SUMMARY_TEXT,
-            *_SUMMARY_LISTS,
-            "finished",
-            "provisional",
-            "tally",
-            "shared",
-            "events",
-        )
-        return cls(**{k: data[k] for k in kept})
+        # every field checked and given: filled as `__init__` would fill them, without its
+        # call by keywords (the dataclass has no `__post_init__`)
+        summary = cls.__new__(cls)
+        summary.__dict__.update({k: data[k] for k in _SUMMARY_KEPT})
+        return summary
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
 _SUMMARY_LISTS = ("players", "winners", "standings")
+_SUMMARY_KEPT = (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished", "provisional", "tally", "shared",
+                 "events")  # fmt: skip
+_TEXT, _TABLE, _WHOLE = frozenset({str}), frozenset({dict}), frozenset({int})
+
+
+def _types(values: Iterable[object]) -> set[type]:
+    """The exact types among `values`."""
+    return set(map(type, values))
 
 
 def _names(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return type(value) is list and _types(value) <= _TEXT
 
 
 def _places_ok(value: object, standings: object) -> bool:
-    return isinstance(value, list) and isinstance(standings, list) and (
-        not value or len(value) == len(standings)) and all(
-        type(v) is int and v >= 1 for v in value)  # fmt: skip
+    return (
+        type(value) is list
+        and type(standings) is list
+        and (not value or len(value) == len(standings))
+        and _types(value) <= _WHOLE
+        and all(v >= 1 for v in value)
+    )
 
 
 def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
@@ -582,31 +600,50 @@ def stats(
     people: dict[str, dict[str, Any]] = {}
     per_game: dict[str, dict[str, dict[str, list[int]]]] = {}
     boards: dict[str, dict[str, dict[str, int]]] = {}
+    # one pass over the sessions; each session's own values are looked up once, not once a
+    # player, and a player's tables are made when first met, not for every seat
     for summary in picked:
         place = places(summary)
+        decided, winners, day, tally = summary.decided, summary.winners, summary.day, summary.tally
+        pending = "L" if decided else "-"
+        board_of = boards.get(summary.ruleset)
+        if board_of is None:
+            board_of = boards[summary.ruleset] = {}
+        game_of = per_game.get(summary.game)
+        if game_of is None:
+            game_of = per_game[summary.game] = {}
         for name in summary.players:
-            row = people.setdefault(name, _new_person())
-            won = summary.decided and name in summary.winners
+            row = people.get(name)
+            if row is None:
+                row = people[name] = _new_person()
+            won = decided and name in winners
             row["games"] += 1
-            row["finished"] += int(summary.decided)
+            row["finished"] += int(decided)
             row["wins"] += int(won)
             if name in place:
                 key = str(place[name])
                 row["places"][key] = row["places"].get(key, 0) + 1
-            row["form"].append("W" if won else "L" if summary.decided else "-")
-            day = summary.day
+            row["form"].append("W" if won else pending)
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
-            money = summary.money(name) if summary.decided else None
+            money = summary.money(name) if decided else None
             if money is not None:
                 total = row["money"] or {"paid": 0, "won": 0, "net": 0}
                 row["money"] = {k: total[k] + money[k] for k in total}
-            board = boards.setdefault(summary.ruleset, {}).setdefault(name, {"games": 0, "wins": 0})
+            board = board_of.get(name)
+            if board is None:
+                board = board_of[name] = {"games": 0, "wins": 0}
             board["games"] += 1
             board["wins"] += int(won)
-            counts = per_game.setdefault(summary.game, {}).setdefault(name, {})
-            for key, value in summary.tally.get(name, {}).items():
-                counts.setdefault(key, []).append(value)
+            counts = game_of.get(name)
+            if counts is None:
+                counts = game_of[name] = {}
+            for key, value in tally.get(name, {}).items():
+                found = counts.get(key)
+                if found is None:
+                    counts[key] = [value]
+                else:
+                    found.append(value)
     for row in people.values():
         _finish_person(row)
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))

@@ -77,14 +77,24 @@ def derived_id(session: Session) -> str:
     """The id of a session from before ids: a digest of what cannot change once it began (its
     game, creation time, players and first events), so every read of it gives the same id and
     a hand copy of it the same one."""
+    return derived_id_of(session.game, session.created, session.players, session.events)
+
+
+DERIVED_ID_EVENTS = 8  # the first events a derived id reads
+
+
+def derived_id_of(
+    game: str, created: str, players: Sequence[PlayerInfo], events: Sequence[EventData]
+) -> str:
+    """`derived_id` from the parts it reads (only the first `DERIVED_ID_EVENTS` events)."""
     import hashlib
     import json
 
     basis = [
-        session.game,
-        session.created,
-        [[p.name, p.nickname] for p in session.players],
-        [dict(e) for e in session.events[:8]],
+        game,
+        created,
+        [[p.name, p.nickname] for p in players],
+        [dict(e) for e in events[:DERIVED_ID_EVENTS]],
     ]
     return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:32]
 

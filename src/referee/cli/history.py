@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -140,28 +140,81 @@ def _export_sqlite(
         storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
         return
     # each identity once (as every_session keeps it), oldest first: the same nights give the
-    # same file; the summaries (kept for stats) say which and in what order, and the rows are
-    # then read one session at a time, so memory holds one session's rows however many
-    found, skipped = summaries(space.home, space.cache, workers=_cores(), rows=True)
+    # same file. A first pass reads what orders and counts each session (a few facts from its
+    # file's head, or from its replay when no rows are kept for it); the rows are then read
+    # one session at a time, so memory holds one session's rows however many there are.
+    found, skipped = export_order(space.home, space.cache, workers=_cores())
     for line in skipped:
         output.warning_line(line)
-    chosen = history.unique_by_id(
-        found,
-        lambda pair: pair[1].id,
-        lambda pair: (pair[1].updated, len(pair[0].name), pair[0].name),
-    )
-    chosen.sort(key=lambda pair: (pair[1].played, pair[1].id))
 
     def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
-        for path, _ in chosen:
+        for path in found:
             try:
                 rows = _session_rows(space.cache, path)
-            except RefereeError as error:  # changed since its summary was read
+            except RefereeError as error:  # changed since the first pass read it
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
             yield history.with_path(rows, _data_path(space.home, path))
 
     storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
+
+
+class Placed(NamedTuple):
+    """What an export orders and counts a session file by."""
+
+    path: Path
+    id: str
+    created: str
+    updated: str
+
+    @property
+    def played(self) -> str:
+        """When the session was played (`history.Summary.played`)."""
+        return self.created or self.updated
+
+
+def export_order(
+    home: storage.Home, cache: storage.Cache, *, workers: int = 1
+) -> tuple[list[Path], list[str]]:
+    """The session files an export writes, in its order (each identity once, the copy ranked
+    first by its last change and its file's name; oldest first), and a line for each file
+    skipped (in the order of the files).
+
+    A file whose rows are kept for its bytes is placed by the facts of its head (no replay, no
+    summary); the others are replayed (over the cores when there are many) and their rows
+    kept. Nothing but these few facts a file is held, so memory does not grow with the
+    sessions' summaries.
+    """
+    paths = storage.session_files(home)
+    outcome: list[Placed | str | None] = []
+    missed: list[int] = []
+    for path in paths:
+        try:
+            raw = storage.read_bytes(path, "session file")
+        except RefereeError as error:
+            outcome.append(f"skipped {path.name}: {error}")
+            continue
+        if cache.has_rows(path, storage.digest_of(raw)):
+            try:
+                facts = storage.session_facts(path, raw)
+            except RefereeError:
+                pass  # kept rows of a file that does not parse: its replay says why
+            else:
+                outcome.append(Placed(path, facts.id, facts.created, facts.updated))
+                continue
+        missed.append(len(outcome))
+        outcome.append(None)  # placed below from its replay, or its skip line
+    replayed = _replay_all([paths[k] for k in missed], workers, cache)
+    for k, made in zip(missed, replayed, strict=True):
+        done = made if isinstance(made, str) else made[1]
+        outcome[k] = done if isinstance(done, str) else Placed(
+            paths[k], done.id, done.created, done.updated)  # fmt: skip
+    placed = [p for p in outcome if isinstance(p, Placed)]
+    chosen = history.unique_by_id(
+        placed, lambda p: p.id, lambda p: (p.updated, len(p.path.name), p.path.name)
+    )
+    chosen.sort(key=lambda p: (p.played, p.id))
+    return [p.path for p in chosen], [line for line in outcome if isinstance(line, str)]
 
 
 def _session_rows(cache: storage.Cache, path: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -338,7 +391,7 @@ PROGRESS_FROM = 20  # sessions to replay before a bar is worth drawing
 
 
 def summaries(
-    home: storage.Home, cache: storage.Cache, *, workers: int = 1, rows: bool = False
+    home: storage.Home, cache: storage.Cache, *, workers: int = 1
 ) -> tuple[list[tuple[Path, history.Summary]], list[str]]:
     """Every session's file and summary, in the order of their files, and a line for each file
     skipped.
@@ -355,6 +408,7 @@ def summaries(
     paths = storage.session_files(home)
     outcome: list[Made] = []
     missed: list[int] = []
+    same: dict[str, Any] = {}  # the kept entries served as they are
     for path in paths:
         entry = old.get(str(path))
         summary: history.Summary | str | None = None
@@ -365,14 +419,16 @@ def summaries(
             outcome.append(f"skipped {path.name}: {error}")
             continue
         if isinstance(entry, dict) and entry.get("digest") == digest:
-            summary = _agreeing(_kept(entry), path, raw, digest)
+            summary = _agreeing(_kept(entry), path, raw)
         if summary is None:
             missed.append(len(outcome))
             outcome.append(str(path))  # replaced below by its summary or its skip line
         else:
             outcome.append((digest, summary))
+            if isinstance(entry, dict) and not isinstance(summary, str) and len(entry) == 2:
+                same[str(path)] = entry  # kept as it is (no second copy to compare)
     todo = [Path(str(outcome[k])) for k in missed]
-    replayed = _replay_all(todo, workers, cache if rows else None)
+    replayed = _replay_all(todo, workers, None)
     for k, made in zip(missed, replayed, strict=True):
         outcome[k] = made
     fresh: dict[str, Any] = {}
@@ -387,7 +443,8 @@ def summaries(
             fresh[str(path)] = {"digest": digest, "skipped": done}
             skipped.append(done)
             continue
-        fresh[str(path)] = {"digest": digest, "summary": done.to_plain()}
+        name = str(path)
+        fresh[name] = same.get(name) or {"digest": digest, "summary": done.to_plain()}
         found.append((path, done))
     if fresh != old:
         cache.write_document("stats", {"code": key, "entries": fresh})
@@ -400,21 +457,21 @@ Made = tuple[str, history.Summary | str] | str
 
 
 def _agreeing(
-    kept: history.Summary | str | None, path: Path, raw: bytes, digest: str
+    kept: history.Summary | str | None, path: Path, raw: bytes
 ) -> history.Summary | str | None:
-    """What a kept entry may stand for, checked against the file parsed from its bytes now
-    (issue 18: a planted or stale entry is rebuilt, never shown): a summary only if it agrees
-    with the file; a skip only if the file still does not parse (then with today's reason);
-    None: replay it."""
+    """What a kept entry may stand for, checked against the file's bytes now (issue 18: a
+    planted or stale entry is rebuilt, never shown): a summary only if it agrees with the
+    file's facts (read straight from a file in the layout referee writes, else parsed); a skip
+    only if the file still does not parse (then with today's reason); None: replay it."""
     if kept is None:
         return None
     try:
-        session = storage.parse_session(path, raw, digest).session
+        facts = storage.session_facts(path, raw)
     except RefereeError as error:
         return f"skipped {path.name}: {error}" if isinstance(kept, str) else None
     if isinstance(kept, str):
         return None  # it parses: whatever kept it out is for a replay to say
-    return kept if kept.agrees_with(session) else None
+    return kept if kept.agrees(facts.id, facts.game, facts.players, facts.events) else None
 
 
 def _kept(entry: dict[str, Any]) -> history.Summary | str | None:

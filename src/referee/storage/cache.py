@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -186,10 +187,31 @@ class Cache:
         rows: Rows = {}
         for table, width in ROW_WIDTHS.items():
             kept = tables[table]
-            if not isinstance(kept, list) or not all(_is_row(row, width) for row in kept):
+            if not _are_rows(kept, width):
                 return None  # a broken or planted entry only means: replay
-            rows[table] = [tuple(row) for row in kept]
+            rows[table] = list(map(tuple, kept))
         return rows
+
+    def has_rows(self, path: Path, digest: str) -> bool:
+        """Whether rows are kept for the bytes of `path` with `digest`, by the entry's key alone
+        (the start of the file `put_rows` writes): `get_rows` still checks every row, and an
+        entry it refuses means a replay then."""
+        if not self.is_private():
+            return False
+        key = json.dumps(self.key(digest), ensure_ascii=False, separators=(",", ":"))
+        start = f'{{"key":{key},'.encode()
+        try:
+            fd = os.open(self.entry(path, "rows"),
+                         os.O_RDONLY | files.NOFOLLOW | files.NONBLOCK | files.CLOEXEC)  # fmt: skip
+        except OSError:
+            return False
+        try:
+            info = os.fstat(fd)
+            return stat.S_ISREG(info.st_mode) and _ours(info) and os.read(fd, len(start)) == start
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
 
     def put_rows(self, path: Path, digest: str, rows: Rows) -> None:
         """Keep the export rows of the bytes with `digest` (best effort)."""
@@ -202,10 +224,17 @@ Rows = dict[str, list[tuple[Any, ...]]]
 ROW_WIDTHS = {"sessions": 9, "players": 4, "events": 7, "results": 8, "tallies": 4}
 
 
-def _is_row(row: object, width: int) -> bool:
-    """A row as JSON keeps it: `width` cells, each text, a whole number or null."""
+def _are_rows(rows: object, width: int) -> bool:
+    """Rows as JSON keeps them: a list of lists of `width` cells, each text, a whole number or
+    null (checked by the exact types of all the cells at once: JSON gives no subclasses, and
+    true is a `bool`, not an `int`)."""
     return (
-        isinstance(row, list)
-        and len(row) == width
-        and all(cell is None or isinstance(cell, str) or type(cell) is int for cell in row)
+        type(rows) is list
+        and set(map(type, rows)) <= _LIST
+        and all(len(row) == width for row in rows)
+        and set(map(type, itertools.chain.from_iterable(rows))) <= _CELL
     )
+
+
+_LIST = frozenset({list})
+_CELL = frozenset({str, int, type(None)})

@@ -8,15 +8,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
 from referee.session import (
+    DERIVED_ID_EVENTS,
     ReplayError,
     Session,
     check_id,
@@ -24,6 +26,7 @@ from referee.session import (
     check_session_name,
     check_undone,
     derived_id,
+    derived_id_of,
     event_time,
     replay,
     states,
@@ -125,6 +128,183 @@ def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
     doc, original = migrate(parse_toml(raw, path), where)
     session = checked_session(doc, where)
     return Loaded(path, session, None, original, digest, backup_suffix(original, doc))
+
+
+class Facts(NamedTuple):
+    """What a kept stats summary must agree with: the session's id, game, players (names, in
+    their seats) and number of events; and when it was started and last changed (what an
+    export orders and counts the sessions by)."""
+
+    id: str
+    game: str
+    players: list[str]
+    events: int
+    created: str
+    updated: str
+
+
+def facts_of(session: Session) -> Facts:
+    """A parsed session's `Facts`."""
+    names = [p.name for p in session.players]
+    return Facts(session.id, session.game, names, len(session.events), session.created,
+                 session.updated)  # fmt: skip
+
+
+def session_facts(path: Path, raw: bytes) -> Facts:
+    """The `Facts` of a session file's bytes, exactly as `parse_session` would give them (its
+    `StorageError` too): read straight from the text when it is laid out as referee writes it
+    (`canonical_facts`), else from a full parse."""
+    found = canonical_facts(path, raw)
+    if found is not None:
+        return found
+    return facts_of(parse_session(path, raw, "").session)
+
+
+# A file in the exact layout `session_to_text` writes: the head line by line, one event a
+# line (bare keys, plain strings without escapes, whole numbers of at most 18 digits), no
+# undone events, then the tables. A string here holds no quote, backslash or control character
+# but a tab (what TOML lets a basic string hold unescaped), so every such text is TOML that
+# reads as the parts the pattern names. No key may come twice on an event line: each key after
+# the first is checked against the ones before it. Anything else (a hand edit that changed the
+# layout, an escaped quote, a longer line) is read by the full parse.
+_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*+"'
+_INT = r"-?(?:0|[1-9][0-9]{0,17})"
+_KEY = r"[A-Za-z0-9_-]++"
+_VALUE = rf"(?:{_STR}|{_INT})"
+_PAIRS_MAX = 12  # more pairs on an event line than this: the full parse reads it
+_PARTS_MAX = 64 * 1024  # a longer players list or ruleset: the full parse reads it
+
+
+def _event_line_pattern(pairs: int) -> str:
+    """One event line of up to `pairs` key = value pairs, no key twice."""
+    inner = ""
+    for n in range(pairs, 1, -1):  # built from the innermost (last) pair outwards
+        before = "|".join(f"(?P=k{k})" for k in range(1, n))
+        inner = f"(?:, (?!(?:{before}) = )(?P<k{n}>{_KEY}) = {_VALUE}{inner})?+"
+    return rf"    \{{ (?P<k1>{_KEY}) = {_VALUE}{inner} \}},\n"
+
+
+@functools.cache
+def _canonical() -> re.Pattern[str]:
+    """The pattern of the layout (compiled on first use: it takes milliseconds, which no
+    command but stats and exports should pay at start)."""
+    return re.compile(
+        rf"schema = 1\n"
+        rf'(?:id = "(?P<id>[0-9a-f]{{32}})"\n)?+'
+        rf'name = "(?P<name>[A-Za-z0-9_.-]*+)"\n'
+        rf'game = "(?P<game>[a-z_-]++)"\n'
+        rf'created = "(?P<created>[0-9T:.+-]*+)"\n'
+        rf'updated = "(?P<updated>[0-9T:.+-]*+)"\n'
+        rf"players = \[\n(?P<players>(?:    \{{ name = {_STR}"
+        rf"(?:, nickname = {_STR})?+ \}},\n)++)\]\n"
+        rf"events = (?:\[\]\n|\[\n(?P<events>(?:{_event_line_pattern(_PAIRS_MAX)})++)\]\n)"
+        rf"undone = \[\]\n"
+        rf"\n(?P<tables>\[.*)",
+        re.DOTALL,
+    )
+
+
+_PLAYER = r'    \{ name = "(?P<name>[^"]*)"(?:, nickname = "(?P<nick>[^"]*)")? \},\n'
+_PAIR = rf'({_KEY}) = (?:"([^"]*)"|({_INT}))'
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern of this module, compiled on first use."""
+    return re.compile(pattern)
+
+
+def canonical_facts(path: Path, raw: bytes) -> Facts | None:
+    """The `Facts` of a file in the layout referee writes (`_canonical`), checked as
+    `session_from_doc` checks a session (so a file the full parse refuses gives None here
+    too), or None: not in that layout, parse it.
+
+    Only the parts the facts come from are read (the head, the count of event lines, and the
+    first events of a file whose id is derived from them); the players and the tables, which
+    repeat from file to file, are checked once a run.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    found = _canonical().fullmatch(text)
+    if found is None:
+        return None
+    if len(found["players"]) > _PARTS_MAX or len(found["tables"]) > _PARTS_MAX:
+        return None  # more than any table seats or any ruleset holds: not kept once a run
+    try:
+        game = games.canonical(found["game"])
+    except RefereeError:
+        return None
+    players = _canonical_players(found["players"], game)
+    created = found["created"]
+    if (
+        players is None
+        or not _canonical_tables(found["tables"], game)
+        or any(t and event_time(t) is None for t in (created, found["updated"]))
+    ):
+        return None
+    if found["name"]:
+        try:
+            check_session_name(found["name"])
+        except RefereeError:
+            return None
+    start, end = found.span("events")  # (-1, -1) for `events = []`
+    ident = found["id"]
+    if ident is None:  # a file from before ids: its id is derived from its first events
+        lines = text[start:end].split("\n", DERIVED_ID_EVENTS)[:DERIVED_ID_EVENTS]
+        first = [_pairs(line) for line in lines if line]
+        ident = derived_id_of(game, created, players, first)
+    count = text.count("\n", start, end) if start >= 0 else 0  # one event a line
+    return Facts(ident, game, [p.name for p in players], count, created, found["updated"])
+
+
+def _pairs(line: str) -> dict[str, str | int]:
+    """A canonical event line as its table (plain strings, whole numbers)."""
+    return {key: text if number == "" else int(number)
+            for key, text, number in _compiled(_PAIR).findall(line)}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=256)
+def _canonical_players(block: str, game: str) -> tuple[PlayerInfo, ...] | None:
+    """The players of a canonical file's `players` lines, checked as `session_from_doc` checks
+    them (None: it would refuse them)."""
+    players = []
+    for line in _compiled(_PLAYER).finditer(block):
+        name, nickname = line["name"], line["nick"]
+        try:
+            for text, what in ((name, "player name"), (nickname, "nickname")):
+                if text is not None and check_name(text, what) != text:
+                    return None
+        except RefereeError:
+            return None
+        players.append(PlayerInfo(name, nickname))
+    try:
+        return check_players(players, game)
+    except RefereeError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical_tables(text: str, game: str) -> bool:
+    """Whether the text ending a canonical file holds just its `options` and `ruleset` tables,
+    as `session_from_doc` accepts them for `game`: the same few rulesets end most files, so
+    each is parsed once a run."""
+    import tomllib
+
+    try:
+        doc = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return False
+    if set(doc) != {"options", "ruleset"} or not all(isinstance(v, dict) for v in doc.values()):
+        return False
+    if not all(isinstance(v, str | int) for v in doc["options"].values()):
+        return False
+    ruleset_game = doc["ruleset"].get("game", game)
+    try:
+        return isinstance(ruleset_game, str) and games.canonical(ruleset_game) == game
+    except RefereeError:
+        return False
 
 
 def replay_of(loaded: Loaded) -> Any:

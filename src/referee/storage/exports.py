@@ -49,15 +49,50 @@ def write_sqlite(
     force: bool = False,
 ) -> None:
     """A fresh SQLite database of `parts` (each: the rows one session adds to each table),
-    built in memory (so no journal file can be left behind) in one transaction as the parts
-    come, then written as one file: re-exporting refreshes it, a kill midway leaves the old
-    one. Only one session's rows are held outside the database at a time."""
-    import sqlite3
-
+    filled in one transaction as the parts come, then put in place whole: re-exporting
+    refreshes it, a kill midway leaves the old one. The database is built on disk, in the temp
+    file that becomes the export (no journal: a half-built temp file is thrown away, never
+    rolled back), so only one session's rows and SQLite's small page cache are ever held in
+    memory, however many sessions there are; for standard output, a pipe or a device it is
+    built in a private temp file and then copied out."""
     if str(path) != STDOUT and path.exists() and not force and not _is_special(path):
         raise _exists(path)
-    db = sqlite3.connect(":memory:")
+
+    def fill(target: Path) -> None:
+        _fill_sqlite(target, schema, parts, path)
+
+    if str(path) == STDOUT or _is_special(path):
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="referee-export-") as folder:
+            built = Path(folder) / "export.db"
+            fill(built)
+            _copy_out(built, path)
+        return
+    _sweep_dead_temps(path)
     try:
+        atomic_write(path, fill, overwrite=force, crash="export_", shared=True)
+    except FileExistsError:
+        raise _exists(path) from None
+    except OSError as error:
+        raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
+
+
+def _fill_sqlite(
+    target: Path, schema: str, parts: Iterable[Mapping[str, list[tuple[Any, ...]]]], path: Path
+) -> None:
+    """Build the database in the file `target` (`path`: the export, for messages)."""
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(target)
+    except sqlite3.Error as error:
+        raise StorageError(f"{shown(path)}: not written: {error}") from None
+    try:
+        # the file is a temp file until it is whole: no journal beside it, no syncs but the
+        # one `atomic_write` makes at the end
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
         with db:  # one transaction
             db.executescript(schema)
             for tables in parts:
@@ -65,12 +100,27 @@ def write_sqlite(
                     if table_rows:
                         marks = ", ".join("?" * len(table_rows[0]))
                         db.executemany(f"INSERT INTO {table} VALUES ({marks})", table_rows)
-        data = db.serialize()
     except sqlite3.Error as error:
         raise StorageError(f"{shown(path)}: not written: {error}") from None
     finally:
         db.close()
-    write_new(path, data, force=force)
+
+
+def _copy_out(built: Path, path: Path) -> None:
+    """The built database to standard output, or into the pipe or device `path`, a piece at a
+    time."""
+    with built.open("rb") as source:
+        if str(path) == STDOUT:
+            sys.stdout.flush()
+            fd, opened = sys.stdout.fileno(), False
+        else:
+            fd, opened = _open_special(path), True
+        try:
+            while piece := source.read(1 << 20):
+                _write_all(fd, piece, path)
+        finally:
+            if opened:
+                os.close(fd)
 
 
 def _is_special(path: Path) -> bool:
@@ -91,6 +141,18 @@ def _write_special(path: Path, data: bytes) -> bool:
         return False
     if stat.S_ISREG(mode):
         return False
+    fd = _open_special(path)
+    try:
+        _write_all(fd, data, path)
+    finally:
+        os.close(fd)
+    return True
+
+
+def _open_special(path: Path) -> int:
+    """A pipe or device `path` names, opened to write into (blocking); anything else that is
+    not a regular file is refused."""
+    mode = path.stat().st_mode
     if stat.S_ISDIR(mode):
         raise StorageError(f"{shown(path)}: is a folder: give a file name")
     if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
@@ -102,12 +164,8 @@ def _write_special(path: Path, data: bytes) -> bool:
         fd = os.open(path, flags)
     except OSError as error:
         raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
-    try:
-        os.set_blocking(fd, True)
-        _write_all(fd, data, path)
-    finally:
-        os.close(fd)
-    return True
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _write_all(fd: int, data: bytes, path: Path) -> None:

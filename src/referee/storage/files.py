@@ -53,8 +53,13 @@ def read_bytes(path: Path, what: str = "file", *, follow: bool = True) -> bytes:
         if info.st_size > MAX_FILE_BYTES:
             raise StorageError(f"{shown(path)}: too large for a {what} ({info.st_size} bytes)")
         chunks, left = [], MAX_FILE_BYTES + 1
+        # its size and a byte more at first (the whole file in one read as a rule: `os.read`
+        # makes a buffer of the size asked), then on in small pieces until the end or the
+        # limit, for a file that grows while it is read
+        ask = min(left, info.st_size + 1)
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, ask)
+            ask = min(left - len(chunk), 1 << 16)
             if not chunk:
                 break
             chunks.append(chunk)
