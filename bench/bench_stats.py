@@ -139,6 +139,25 @@ def bench(folders: Folders, runs: int, count: int) -> None:
     stats()  # everything kept
     report("stats after a reinstall of the same code", *pairs(reinstalled, show, runs), "show")
     report("stats warm (nothing changed)", *pairs(stats, show, runs), "show")
+    # Those two are answered by the front door (every file's bytes as when the answer was
+    # kept). Without it, every kept summary is served; after one night changed, that night's
+    # summary is made again too.
+    no_answer = folders.env(REFEREE_NO_ANSWERS="1")
+
+    def summaries_served() -> float:
+        return cpu_seconds([*REFEREE, "stats"], no_answer)
+
+    report("stats, no kept answer (summaries served)", *pairs(summaries_served, show, runs), "show")
+    changing = folders.home / "sessions" / f"{made[-1][0]}-{len(made) - 1}.toml"
+    text = changing.read_text(encoding="utf-8")
+
+    def one_changed() -> float:
+        nonlocal text  # a new name in the file: its bytes change, the night does not
+        text = NAME.sub(lambda m: m.group(0).replace('"', '"x', 1), text, count=1)
+        changing.write_text(text, encoding="utf-8")
+        return stats()
+
+    report("stats after one night changed", *pairs(one_changed, show, runs), "show")
 
     print(f"\nexport --all to SQLite over {count} sessions (ratios to one show)")
     report("export cold (no rows kept)", *pairs(lambda: export(folders.cold_cache()), show, 1),

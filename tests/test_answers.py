@@ -26,6 +26,10 @@ COMMANDS = [
     ["log", "--json"],
     ["log", "--script"],
     ["log", "--last", "3"],
+    ["stats"],
+    ["stats", "--json"],
+    ["stats", "--money"],
+    ["stats", "--since", "2020-01-01", "--json"],
 ]
 SCREENS = [("40", "NO_COLOR"), ("100", "FORCE_COLOR")]
 
@@ -108,12 +112,40 @@ def test_a_changed_byte_a_new_session_or_a_new_screen_is_never_answered_from_the
         pytest.param(["log", "--last", "-1"], id="a-negative-count"),
         pytest.param(["log", "--last", "３"], id="a-wide-digit"),
         pytest.param(["show", "--json", "nope"], id="a-session-that-is-not-there"),
+        pytest.param(["stats", "-s", "friday"], id="stats-with-a-session"),
+        pytest.param(["stats", "friday"], id="stats-with-a-word"),
+        pytest.param(["stats", "--vs", "Ann"], id="stats-one-of-two"),
+        pytest.param(["stats", "--game=kariki"], id="stats-an-equals-sign"),
+        pytest.param(["stats", "--player", "--json"], id="stats-a-missing-value"),
     ],
 )
 def test_lines_it_cannot_answer_with_certainty_take_the_ordinary_path(
     home: Path, argv: list[str]
 ) -> None:
     assert answers.answer_key(argv) is None
+
+
+@pytest.mark.parametrize("example", EXAMPLES[:1], ids=lambda p: p.stem)
+def test_stats_is_answered_again_only_while_every_session_file_is_the_same(
+    night: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = home / "sessions" / "other.toml"
+    other.write_bytes(night.read_bytes())
+    first = printed(capsys, answers.answer, ["stats", "--json"])  # runs, and keeps the answer
+    key = answers.answer_key(["stats", "--json"])
+    assert key is not None and answers.read_answer(key.name) == first[1]
+    before = os.stat(other.parent).st_mtime_ns
+    other.write_bytes(other.read_bytes().replace(b'name = "', b'name = "x', 1))  # a rename inside
+    os.utime(other.parent, ns=(before, before))  # the folder's listing looks the same
+    changed = answers.answer_key(["stats", "--json"])
+    assert changed is not None and changed.name != key.name
+    with monkeypatch.context() as patched:  # and the ordinary run answers the new bytes
+        patched.setattr("referee.cli.run", refuse_ordinary_run)
+        with pytest.raises(AssertionError, match="ordinary path ran"):
+            answers.answer(["stats", "--json"])
+    capsys.readouterr()
+    other.write_bytes(b"schema = 0\n")  # an older (or broken) file: never answered
+    assert answers.answer_key(["stats"]) is None
 
 
 @pytest.mark.parametrize("example", EXAMPLES[:1], ids=lambda p: p.stem)

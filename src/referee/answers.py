@@ -3,7 +3,8 @@ again without loading Typer, Rich or a game.
 
 What `referee show`, `referee log` and a bare `referee` print depends only on the session file's
 bytes, referee's code, the command line, the screen (width, height, colour, encoding, time
-zone) and, for cards that look at other sessions, the data folder's list of sessions. The first
+zone) and, for cards that look at other sessions, the data folder's list of sessions; what
+`referee stats` prints, on the bytes of every session file in the data folder instead. The first
 run of such a line keeps what it printed in the private cache folder, under a digest of all of
 these; a later run with the same inputs prints it back. Anything else (an action, an error,
 anything on stderr, a line this module cannot read with certainty) takes the ordinary path and
@@ -28,8 +29,20 @@ if TYPE_CHECKING:  # this module's start is the fast path's whole cost
     from typing import TextIO
 
 # The read-only commands, and the options they may carry and still be answered.
-FLAGS = {"show": ("--json", "--full", "--compact"), "log": ("--json", "--script")}
-VALUED = {"log": ("--last",)}
+FLAGS = {
+    "show": ("--json", "--full", "--compact"),
+    "log": ("--json", "--script"),
+    "stats": ("--json", "--money"),
+}
+# Options with values: how many, and whether each must be a number (else any word).
+VALUED = {
+    "log": {"--last": (1, True)},
+    "stats": {
+        "--game": (1, False), "--ruleset": (1, False), "--player": (1, False),
+        "--since": (1, False), "--vs": (2, False),
+    },
+}  # fmt: skip
+ACROSS = ("stats",)  # commands that read every session of the data folder, not one
 # What a screen's text may depend on besides the bytes (Rich reads these, and so does `log`).
 ENVIRONMENT = (
     "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "COLORTERM", "TTY_COMPATIBLE",
@@ -81,7 +94,10 @@ def answer(argv: Sequence[str]) -> int:
         code = run(argv, space)
     finally:
         sys.stdout, sys.stderr = out.real, err.real
-    drawn = space.known.digest if space.known is not None else ""  # "": no session, how to start
+    if key.across:  # every file still as the key read it: read them all again (only on a miss)
+        drawn = folder_digest() or ""
+    else:
+        drawn = space.known.digest if space.known is not None else ""  # "": how to start
     # Kept only if the run drew exactly the bytes the key was made of: another terminal may
     # have saved in between, and its card must never be kept under these bytes' key.
     if code == 0 and not err.parts and out.parts and drawn == key.digest:
@@ -131,19 +147,26 @@ def parse(argv: Sequence[str]) -> tuple[str | None, str | None] | None:
         elif word.startswith("-"):
             if command is None:
                 return None
-            if word in VALUED.get(command, ()):
-                if i + 1 >= len(argv) or not (argv[i + 1].isascii() and argv[i + 1].isdigit()):
+            if word in VALUED.get(command, {}):
+                count, numeric = VALUED[command][word]
+                values = argv[i + 1 : i + 1 + count]
+                if len(values) < count or any(
+                    v.startswith("-") or (numeric and not (v.isascii() and v.isdigit()))
+                    for v in values
+                ):
                     return None
-                i += 1
+                i += count
             elif word not in FLAGS[command]:
                 return None
         elif command is None and word in FLAGS:
             command = word
-        elif command is not None and ref is None and word:
+        elif command is not None and command not in ACROSS and ref is None and word:
             ref = word
         else:
             return None
         i += 1
+    if command in ACROSS and ref is not None:
+        return None  # `-s` with a command of every session: the ordinary path's to read
     return command, ref
 
 
@@ -200,13 +223,36 @@ def _screen() -> list[object]:
 
 
 class Key:
-    """What an answer is kept under (`name`), and the digest of the session's bytes in it."""
+    """What an answer is kept under (`name`), and the digest of the session's bytes in it
+    (of every session file's, for a command `across` them)."""
 
-    __slots__ = ("digest", "name")
+    __slots__ = ("across", "digest", "name")
 
-    def __init__(self, name: str, digest: str) -> None:
+    def __init__(self, name: str, digest: str, across: bool = False) -> None:
         self.name = name
         self.digest = digest
+        self.across = across
+
+
+def folder_digest() -> str | None:
+    """A digest of the name and bytes of every session file in the data folder (links
+    followed, as loading them does); None if one cannot be read as the ordinary path would
+    read it, or is of an older schema (then it is the ordinary path's to say or migrate)."""
+    folder = os.path.join(data_folder(), "sessions")
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".toml"))
+    except FileNotFoundError:
+        names = []
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    for name in names:
+        raw = _session_bytes(os.path.join(folder, name))
+        if raw is None or not _is_current(raw):
+            return None
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
+        digest.update(hashlib.sha256(raw).digest())
+    return digest.hexdigest()
 
 
 def answer_key(argv: Sequence[str]) -> Key | None:
@@ -215,15 +261,21 @@ def answer_key(argv: Sequence[str]) -> Key | None:
         found = parse(argv)
         if found is None:
             return None
-        path = session_file(found[1])
-        raw = _session_bytes(path) if path else None
-        if raw is None and not (path is None and found == (None, None)):
-            return None  # a session that cannot be read: the ordinary path says why
-        if raw is not None and not _is_current(raw):
-            return None  # an older file is migrated with a ruleset file beside it: not only bytes
+        across = found[0] in ACROSS
+        if across:
+            path, every = None, folder_digest()
+            if every is None:
+                return None
+            digest = every
+        else:
+            path = session_file(found[1])
+            raw = _session_bytes(path) if path else None
+            if raw is None and not (path is None and found == (None, None)):
+                return None  # a session that cannot be read: the ordinary path says why
+            if raw is not None and not _is_current(raw):
+                return None  # an older file is migrated with a ruleset beside it: not only bytes
+            digest = hashlib.sha256(raw).hexdigest() if raw is not None else ""
         from referee.codeid import code_digest
-
-        digest = hashlib.sha256(raw).hexdigest() if raw is not None else ""
 
         try:
             listing = os.stat(os.path.join(data_folder(), "sessions")).st_mtime_ns
@@ -240,7 +292,8 @@ def answer_key(argv: Sequence[str]) -> Key | None:
         ]
     except (OSError, ValueError, UnicodeError):
         return None
-    return Key(hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest(), digest)
+    name = hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return Key(name, digest, across)
 
 
 # ---------------------------------------------------------------------------- the store
