@@ -134,7 +134,7 @@ def test_stats_is_answered_again_only_while_every_session_file_is_the_same(
     first = printed(capsys, answers.answer, ["stats", "--json"])  # runs, and keeps the answer
     key = answers.answer_key(["stats", "--json"])
     assert key is not None and answers.read_answer(key.name) == first[1]
-    before = os.stat(other.parent).st_mtime_ns
+    before = other.parent.stat().st_mtime_ns
     other.write_bytes(other.read_bytes().replace(b'name = "', b'name = "x', 1))  # a rename inside
     os.utime(other.parent, ns=(before, before))  # the folder's listing looks the same
     changed = answers.answer_key(["stats", "--json"])

@@ -246,3 +246,21 @@ def test_calls_stay_on_the_sheet_after_the_game(referee: Runner) -> None:
     ]  # fmt: skip  # the replayed round 3 only: Dee's call in its void deal is on that deal
     assert doc["void_deals"] == [{"round": 3, "dealer": "Cy", "calls": [0, 0, 0, 1]}]
     assert doc["rounds"][1] == {"round": 2, "dealer": "Bob", "out": "Dee", "corrected": ["Bob"]}
+
+
+def test_a_corrected_cell_with_a_call_still_fits_six_players_at_40(referee: Runner) -> None:
+    # Found by a play-test: `~'240` made every column 6 wide, 41 columns in all, and each row
+    # wrapped. Past the last layout, cells lose their ticks: the calls row still counts them.
+    names = ["Annabel", "Bartholomew", "Cy", "Dee", "Eve", "Fitzgerald"]
+    assert referee("new", "kalooki", *names, "--name", "six").code == 0
+    for line in [
+        "call bart", "down cy 2H 2S 2D / 3C 3S 3D / 4H 4S JK", "out cy",
+        "hand annabel --points 200",
+        "hand bart --points 250", "hand dee --points 190", "hand eve --points 180",
+        "hand fitz --points 170", "fix 1 bart --points 240",
+    ]:  # fmt: skip
+        assert referee("kal", *line.split()).code == 0, line
+    shown = referee("show").out.splitlines()
+    assert max(len(line.rstrip()) for line in shown) <= 40
+    assert " 1  Anna  200 ~240   *0  190  180  170" in shown
+    assert "calls/3     0    1    0    0    0    0" in shown

@@ -309,3 +309,20 @@ def test_the_command_tree_is_still_reachable_from_the_package() -> None:
 
     tree = cli.command_for(["--help"])  # as ../shared/tools/smoke_commands.py walks it
     assert {"show", "undo", "kariki", "new"} <= set(tree.commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("a" * 65, "too long: at most 64 characters"),
+        ("café", "use plain letters a-z"),
+        ("../x", "use plain letters a-z"),
+    ],
+)
+def test_a_bad_session_name_says_why(name: str, why: str) -> None:
+    from referee.errors import UsageError
+    from referee.session import check_session_name
+
+    with pytest.raises(UsageError, match=why):
+        check_session_name(name)
+    assert check_session_name("a" * 64) == "a" * 64

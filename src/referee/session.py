@@ -18,7 +18,8 @@ from referee.text import check_name, pick
 
 EventData = Mapping[str, str | int]
 
-_SESSION_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", re.ASCII)
+MAX_SESSION_NAME = 64
+_SESSION_NAME_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.-]{{0,{MAX_SESSION_NAME - 1}}}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +103,11 @@ def derived_id_of(
 def check_session_name(text: str) -> str:
     """A session name from the allow-list: letters, digits, `_ . -`; never a path."""
     if not _SESSION_NAME_RE.fullmatch(text) or text.endswith(".toml") or ".." in text:
-        raise UsageError(
-            f"bad session name {quote(text)}: use letters, digits, '_', '.' or '-', like friday"
-        )
+        if len(text) > MAX_SESSION_NAME and _SESSION_NAME_RE.fullmatch(text[:MAX_SESSION_NAME]):
+            why = f"too long: at most {MAX_SESSION_NAME} characters"
+        else:
+            why = "use plain letters a-z, digits, '_', '.' or '-', like friday"
+        raise UsageError(f"bad session name {quote(text)}: {why}")
     return text
 
 

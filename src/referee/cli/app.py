@@ -160,8 +160,9 @@ def log(
             ]
         )
         return
-    if not numbered:
-        output.print_text("no events yet")
+    if not numbered:  # none yet, or --last 0 of a session that has some
+        count = len(played.events)
+        output.print_text(f"0 of {count} events shown" if count else "no events yet")
         return
     from referee.history import log_times
     from referee.render.common import history

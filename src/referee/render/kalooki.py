@@ -34,11 +34,14 @@ LEGEND = {
 
 
 class Ticks(Enum):
-    """How a cell draws its calls, widest first: a tick each, in pairs, one for any."""
+    """How a cell draws its calls, widest first: a tick each, in pairs, one for any, none
+    (the last resort of a full table whose corrected cells would not fit otherwise: the calls
+    row still counts them)."""
 
     EACH = "each"
     PAIRS = "pairs"
     ONE = "one"
+    NONE = "none"
 
 
 def short_names(state: State, width: int) -> list[str]:
@@ -54,7 +57,7 @@ def short_names(state: State, width: int) -> list[str]:
 
 def _ticks(calls: int, ticks: Ticks) -> str:
     """A cell's calls: a tick each, else in pairs (`"` two, `"'` three), else one tick."""
-    if not calls:
+    if not calls or ticks is Ticks.NONE:
         return ""
     if ticks is Ticks.EACH:
         return "'" * calls if calls <= TICKS else f"{calls}'"
@@ -144,7 +147,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
             dealer = min(longest, width - n * cell - bare - 1)
             if dealer >= least:
                 return Layout(parts, dealer, cell, ticks)
-    return Layout((), 0, cell, Ticks.ONE)  # narrower than any sheet: the screen cuts it
+    return Layout((), 0, cell, Ticks.NONE)  # narrower than any sheet: the screen cuts it
 
 
 def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str]]:
