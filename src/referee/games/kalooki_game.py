@@ -782,7 +782,7 @@ def _hand_points(
         if not counts:
             holds = (
                 f"{player} holds no card ({why}, {laid} laid down or tacked): only who went out"
-                " empties his hand"
+                f" empties his hand (if {player} went out, undo to before the other 'out')"
             )
             raise RuleViolation(f"a hand for {player}, but {holds}")
     else:
