@@ -286,3 +286,16 @@ def test_an_action_runs_without_typer_or_click(home: Path) -> None:
         done = subprocess.run([sys.executable, "-c", probe, *line], env=env, capture_output=True,
                               text=True, check=False)  # fmt: skip
         assert done.stderr.splitlines()[-1] in ("0 [] False", "2 [] False"), (line, done.stderr)
+
+
+def test_the_typer_apps_helpers_are_still_reached_through_referee_cli() -> None:
+    """Tools outside the package (../shared/tools/smoke_commands.py) call
+    `referee.cli.command_for` and `make_app`; they moved to `cli.app` and must still be
+    found where they were, loaded only when asked for."""
+    from referee import cli
+
+    assert cli.command_for is app.command_for
+    assert cli.make_app is app.make_app
+    assert cli.main is app.main
+    with pytest.raises(AttributeError):
+        cli.no_such_thing  # noqa: B018

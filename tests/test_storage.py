@@ -540,7 +540,12 @@ def test_an_undo_after_an_action_takes_the_kept_state_before_it(
 
     replays: list[int] = []
     real = sessions.replay
-    monkeypatch.setattr(sessions, "replay", lambda s: replays.append(len(s.events)) or real(s))
+
+    def counted(played: Any) -> Any:
+        replays.append(len(played.events))
+        return real(played)
+
+    monkeypatch.setattr(sessions, "replay", counted)
     monkeypatch.setattr("referee.storage.sessions.replay", sessions.replay)
     assert referee("undo").code == 0
     assert replays == []  # the state before the last event was kept with the replay

@@ -28,3 +28,14 @@ def run(argv: Sequence[str], space: Workspace | None = None) -> int:
     from referee.cli.app import run as ordinary
 
     return ordinary(argv, space)
+
+
+def __getattr__(name: str) -> object:
+    """`referee.cli.command_for`, `make_app`, `main` and `new_command` as before the Typer app
+    moved to `cli.app` (tools and scripts outside the package call them), imported only when
+    asked for, so an action still loads no Typer."""
+    if name in ("command_for", "make_app", "main", "new_command"):
+        from referee.cli import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
