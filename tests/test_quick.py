@@ -299,3 +299,31 @@ def test_the_typer_apps_helpers_are_still_reached_through_referee_cli() -> None:
     assert cli.main is app.main
     with pytest.raises(AttributeError):
         cli.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize("line", [["kariki", "claim", "9"], ["undo"]], ids=" ".join)
+def test_ctrl_c_during_an_action_ends_it_as_the_typer_app_does(
+    line: list[str],
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Typer turns a KeyboardInterrupt inside a command into a silent exit 130; the quick
+    path printed `error: interrupted` over it (Ctrl-C while waiting for another terminal's
+    lock, say)."""
+    from conftest import NAMES
+    from referee.cli import acting
+
+    assert app.run(["new", "kariki", *NAMES[:2]]) == 0
+    assert app.run(["kariki", "claim", "9"]) == 0
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(acting.Workspace, "change", interrupted)
+    capsys.readouterr()
+    seen = []
+    for way in (quick.run, app.run):
+        code = way(line)
+        seen.append((code, *capsys.readouterr()))
+    assert seen[0] == seen[1] == (130, "", "")
