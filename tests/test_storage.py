@@ -511,6 +511,8 @@ SPLIT_REFUSED = {
     "events in the header": lambda t: t.replace("game =", "events.x = 1\ngame =", 1),
     "another key in the tables": lambda t: t.replace("[options]", "events = []\n[options]", 1),
     "an older schema": lambda t: t.replace("schema = 1", "schema = 0", 1),
+    "schema true": lambda t: t.replace("schema = 1", "schema = true", 1),  # == 1 in Python
+    "schema 1.0": lambda t: t.replace("schema = 1", "schema = 1.0", 1),
     "no id": lambda t: "\n".join(x for x in t.split("\n") if not x.startswith("id = ")),
     "a byte-order mark": lambda t: "\ufeff" + t,
     "events spaced by hand": lambda t: t.replace("{ type", "{type", 1),

@@ -549,3 +549,30 @@ def test_the_shell_history_never_goes_through_a_planted_name(
     assert child.exitstatus == 0
     assert victim.read_text() == "precious\n"
     assert not history.is_symlink() and "claim 9" in history.read_text()
+
+
+@pytest.mark.parametrize("schema", ["true", "1.0"])
+def test_a_kept_replay_never_reads_a_file_the_whole_parse_refuses(
+    referee: Runner, home: Path, schema: str
+) -> None:
+    """`schema = true` and `schema = 1.0` equal 1 in Python: the split read of a file with a
+    kept replay (`codec.split_events`) took them for schema 1, so an entry with the key of
+    such bytes (anyone can compute it) made referee read, and then save, a file that every
+    load without the entry refuses."""
+    referee(*START)
+    play(referee, 2)
+    path = session_file(home)
+    cache = storage.Cache.default()
+    storage.load(path, cache)
+    entry = cache.entry(path)
+    kept = json.loads(entry.read_bytes())
+    bent = path.read_bytes().replace(b"schema = 1\n", f"schema = {schema}\n".encode(), 1)
+    path.write_bytes(bent)
+    kept["key"] = cache.key(storage.digest_of(bent))
+    entry.write_text(json.dumps(kept))
+    from referee.errors import StorageError
+
+    with pytest.raises(StorageError, match="'schema' must be a whole number"):
+        storage.load(path, cache)
+    one_line(referee("kariki", "claim", "9"), 3, "'schema' must be a whole number")
+    assert path.read_bytes() == bent

@@ -33,10 +33,12 @@ def run(argv: Sequence[str], space: Workspace | None = None) -> int:
     return ordinary(argv, space)
 
 
-def command_for(argv: Sequence[str]) -> object:
-    """The Click command tree the Typer app builds for this line (tools walk it: every
-    command and its parameters); imports Typer, unlike `run` for an action."""
-    from referee.cli.app import command_for as build
+def __getattr__(name: str) -> object:
+    """`referee.cli.command_for`, `make_app`, `main` and `new_command` as before the Typer app
+    moved to `cli.app` (tools and scripts outside the package call them), imported only when
+    asked for, so an action still loads no Typer."""
+    if name in ("command_for", "make_app", "main", "new_command"):
+        from referee.cli import app
 
-    tree: object = build(argv)
-    return tree
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -53,7 +53,9 @@ def run(argv: Sequence[str], space: Workspace | None = None) -> int | None:
             acting.act(space, line.game, line.command, line.ref, make)
             if line.move.after is not None:
                 line.move.after(space)
-    except (Exception, KeyboardInterrupt) as error:
+    except KeyboardInterrupt:
+        return 130  # as the Typer app ends a command Ctrl-C stopped: silently, the ^C says it
+    except Exception as error:
         code = acting.failed(error)
         if code is None:
             raise

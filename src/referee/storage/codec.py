@@ -532,8 +532,11 @@ def split_events(raw: bytes, events: object, undone: object) -> dict[str, Any] |
     tables = tomllib.loads(text[start + len(lists) :])
     if not set(doc) <= set(HEAD) or not set(tables) <= {"options", "ruleset"}:
         return None
-    if doc.get("schema") != SCHEMA or "id" not in doc:
-        return None  # an older file is migrated, one without an id given one: parsed whole
+    schema = doc.get("schema")
+    if type(schema) is not int or schema != SCHEMA or "id" not in doc:
+        # An older file is migrated, one without an id given one, and `schema = true` or
+        # `1.0` (equal to 1 in Python) refused by `migrate`: all parsed whole.
+        return None
     return {**doc, "events": events, "undone": undone, **tables}
 
 
