@@ -556,3 +556,49 @@ def test_an_undo_after_an_action_takes_the_kept_state_before_it(
     assert storage.load(session_file(home), cache_of(home)).state == real(
         storage.load(session_file(home)).session
     )
+
+
+@given(st.dictionaries(st.text(max_size=12), EVENT_VALUES, max_size=6))
+def test_an_event_line_is_read_back_as_tomllib_reads_it(event: dict[str, str | int]) -> None:
+    import tomllib
+
+    from referee.storage.codec import event_line, read_back
+
+    line = event_line(event.items())
+    assert read_back(line) == tomllib.loads(f"e = {line}")["e"] == event
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{ a = "x", a = "y" }', '{ a = "x" }x', '{ a = "x",b = 1 }', '{ a = 01 }', '{ a = +1 }',
+        '{ a = "\\ud800" }', '{ a = "\\U0001F600" }', '{ a = 1_000 }', '{ "a b" = 1 }',
+        "{ a = 'x' }", '{ a = "x\\ty" }', '{ a = -0 }', '{ a = 1234567890123456789012 }',
+        '{ a = "\\u001B" }', '{ a = true }', "{ }", '{ a = "x" , b = 1 }',
+    ],
+)  # fmt: skip
+def test_a_line_not_in_the_written_form_is_read_back_by_tomllib(line: str) -> None:
+    import tomllib
+
+    from referee.storage.codec import read_back
+
+    try:
+        expected = tomllib.loads(f"e = {line}")["e"]
+    except tomllib.TOMLDecodeError:
+        expected = {}
+    assert read_back(line) == expected
+
+
+def test_a_save_whose_event_would_not_read_back_is_refused(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.storage import codec
+
+    referee(*START)
+    before = session_file(home).read_bytes()
+    codec._event_line.cache_clear()
+    monkeypatch.setattr(codec, "event_line", lambda items: '{ type = "claim" }')  # a bad writer
+    result = referee("kariki", "claim", "9")
+    assert result.code == 3 and "would not read back the same" in result.err
+    assert session_file(home).read_bytes() == before
+    codec._event_line.cache_clear()

@@ -563,8 +563,59 @@ def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
 
 @functools.lru_cache(maxsize=100_000)
 def _event_line(items: tuple[tuple[str, str | int], ...]) -> str:
-    """`event_line`, kept: a long-lived process (the shell) writes each event once."""
-    return event_line(items)
+    """`event_line` for a save, read back and compared (RELIABILITY 1), and kept: a long-lived
+    process (the shell) writes and checks each event once."""
+    line = event_line(items)
+    if read_back(line) != dict(items):
+        raise StorageError("refusing to save: an event would not read back the same")
+    return line
+
+
+# One pair as `event_line` writes it: a bare key, then a basic string (escapes as tomli-w
+# writes them) or a whole number; read back without tomllib (a long night's every line is read
+# back on every save), and any other line by tomllib.
+_READ_PAIR = re.compile(
+    r'([A-Za-z0-9_-]+) = (?:"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\[bnfr"\\]'
+    r'|\\u00(?:[01][0-9a-f]|7f))*)"'
+    r"|(-?(?:0|[1-9][0-9]{0,17})))(, | \}$)"
+)
+_UNESCAPE = re.compile(r'\\(u00[0-9a-f]{2}|[bnfr"\\])')
+_SHORT = {"b": "\b", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def read_back(line: str) -> dict[str, str | int]:
+    """An event line as TOML reads it: the strict form `event_line` writes read here (tests
+    hold it to tomllib), anything else by tomllib itself."""
+    if line == "{}":
+        return {}
+    found: dict[str, str | int] = {}
+    at = 2
+    while line.startswith("{ ", 0) and at < len(line):
+        pair = _READ_PAIR.match(line, at)
+        if pair is None or pair.group(1) in found:
+            break
+        key, text, number, end = pair.groups()
+        if text is not None:
+            found[key] = _UNESCAPE.sub(_unescaped, text) if "\\" in text else text
+        else:
+            found[key] = int(number)
+        at = pair.end()
+        if end == " }":
+            return found if at == len(line) else _tomllib_line(line)
+    return _tomllib_line(line)
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    code = escape.group(1)
+    return chr(int(code[1:], 16)) if code[0] == "u" else _SHORT[code]
+
+
+def _tomllib_line(line: str) -> dict[str, str | int]:
+    try:
+        found = _parse(f"e = {line}").get("e")
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def event_line(items: Iterable[tuple[str, str | int]]) -> str:
