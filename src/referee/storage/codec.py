@@ -125,7 +125,11 @@ def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
     Always done on the bytes themselves: the session never comes from anywhere else.
     """
     where = shown(path)
-    doc, original = migrate(parse_toml(raw, path), where)
+    try:
+        canonical = read_canonical(raw)
+    except (ValueError, RecursionError):  # not UTF-8, not TOML: the whole parse says why
+        canonical = None
+    doc, original = migrate(canonical or parse_toml(raw, path), where)
     session = checked_session(doc, where)
     return Loaded(path, session, None, original, digest, backup_suffix(original, doc))
 
@@ -505,37 +509,85 @@ def session_to_text(session: Session) -> str:
 def split_events(raw: bytes, events: object, undone: object) -> dict[str, Any] | None:
     """The document in `raw`, a file as `session_to_text` writes it, whose events and undone
     events are `events` and `undone` (kept elsewhere): its header and tables parsed, its two
-    lists checked character for character instead, so a long night is not parsed line by line.
-    None if the bytes are not exactly that (any other file is parsed whole).
-
-    Sound because the parts stand alone: the header holds no table (no line opens one) and only
-    the header's keys, the lists are written by `_array` (which tomllib reads back as the events
-    they were written from: tests/test_storage.py), and the tables hold only `options` and
-    `ruleset`; so a parse of the whole is the header's, the lists and the tables' together."""
+    lists checked character for character instead. None if the bytes are not exactly that
+    (any other file is parsed whole); see `_document` for why the parts may be read apart."""
     if not isinstance(events, list) or not isinstance(undone, list):
         return None
     text = raw.decode("utf-8")  # a UnicodeDecodeError is a ValueError: the whole parse says why
+    start = _lists_start(text)
+    lists = _listed("events", events) + _listed("undone", undone) + "\n"
+    if start is None or not text.startswith(lists, start):
+        return None
+    found = _document(text[:start], text[start + len(lists) :], events, undone)
+    return found if found is not None and "id" in found else None  # no id: one is derived
+
+
+def read_canonical(raw: bytes) -> dict[str, Any] | None:
+    """The document in `raw` as tomllib reads it, for a file exactly as `session_to_text`
+    writes it: the header and tables by tomllib, each event line by the strict reader of the
+    one form `event_line` writes (`read_back`, held to tomllib by tests), so a long night is
+    not parsed by tomllib line by line. None for any other file (then it is parsed whole)."""
+    text = raw.decode("utf-8")
+    start = _lists_start(text)
+    if start is None:
+        return None
+    events, at = _read_list(text, start, "events")
+    if events is None:
+        return None
+    undone, at = _read_list(text, at, "undone")
+    if undone is None or not text.startswith("\n", at):
+        return None
+    return _document(text[:start], text[at + 1 :], events, undone)
+
+
+def _lists_start(text: str) -> int | None:
+    """Where the events list starts in a file's text, if its header can be read apart: no
+    byte-order mark, and no line of it opens a table."""
     start = text.find("\nevents = ") + 1
     head = text[:start]
-    if (
-        not start
-        or text.startswith("\ufeff")
-        or any(line.lstrip().startswith("[") for line in head.splitlines())
-    ):
+    if not start or text.startswith("\ufeff"):
         return None
-    lists = _listed("events", events) + _listed("undone", undone) + "\n"
-    if not text.startswith(lists, start):
+    if any(line.lstrip().startswith("[") for line in head.splitlines()):
         return None
+    return start
+
+
+def _read_list(text: str, at: int, key: str) -> tuple[list[Any] | None, int]:
+    """The events of the list `key` starting at `at`, each line in the written form, and
+    where the text goes on; None if any of it is not exactly as `_array` writes it."""
+    if text.startswith(f"{key} = []\n", at):
+        return [], at + len(key) + 6
+    if not text.startswith(f"{key} = [\n", at):
+        return None, at
+    at += len(key) + 5
+    found = []
+    while not text.startswith("]\n", at):
+        end = text.find(",\n", at)
+        event = strict_read(text[at + 4 : end]) if end > 0 and text.startswith("    ", at) else None
+        if event is None or "\n" in text[at:end]:
+            return None, at
+        found.append(event)
+        at = end + 2
+    return found, at + 2
+
+
+def _document(head: str, rest: str, events: list[Any], undone: list[Any]) -> dict[str, Any] | None:
+    """A whole document from its header, the text after its lists, and the lists.
+
+    Sound because the parts stand alone: the header holds no table (no line opens one) and only
+    the header's keys, the lists are written by `_array` (read back as the events they were
+    written from: tests/test_storage.py), and the tables hold only `options` and `ruleset`;
+    so a parse of the whole is the header's, the lists and the tables' together."""
     import tomllib
 
     doc = tomllib.loads(head)
-    tables = tomllib.loads(text[start + len(lists) :])
+    tables = tomllib.loads(rest)
     if not set(doc) <= set(HEAD) or not set(tables) <= {"options", "ruleset"}:
         return None
     schema = doc.get("schema")
-    if type(schema) is not int or schema != SCHEMA or "id" not in doc:
-        # An older file is migrated, one without an id given one, and `schema = true` or
-        # `1.0` (equal to 1 in Python) refused by `migrate`: all parsed whole.
+    if type(schema) is not int or schema != SCHEMA:
+        # An older file is migrated, and `schema = true` or `1.0` (equal to 1 in Python)
+        # refused by `migrate`: both parsed whole.
         return None
     return {**doc, "events": events, "undone": undone, **tables}
 
@@ -586,14 +638,21 @@ _SHORT = {"b": "\b", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 def read_back(line: str) -> dict[str, str | int]:
     """An event line as TOML reads it: the strict form `event_line` writes read here (tests
     hold it to tomllib), anything else by tomllib itself."""
+    found = strict_read(line)
+    return found if found is not None else _tomllib_line(line)
+
+
+def strict_read(line: str) -> dict[str, str | int] | None:
+    """An event line in the one form `event_line` writes, read without tomllib; None for any
+    other line (which only tomllib may read)."""
     if line == "{}":
         return {}
     found: dict[str, str | int] = {}
     at = 2
-    while line.startswith("{ ", 0) and at < len(line):
+    while line.startswith("{ ") and at < len(line):
         pair = _READ_PAIR.match(line, at)
         if pair is None or pair.group(1) in found:
-            break
+            return None
         key, text, number, end = pair.groups()
         if text is not None:
             found[key] = _UNESCAPE.sub(_unescaped, text) if "\\" in text else text
@@ -601,8 +660,8 @@ def read_back(line: str) -> dict[str, str | int]:
             found[key] = int(number)
         at = pair.end()
         if end == " }":
-            return found if at == len(line) else _tomllib_line(line)
-    return _tomllib_line(line)
+            return found if at == len(line) else None
+    return None
 
 
 def _unescaped(escape: re.Match[str]) -> str:
