@@ -32,6 +32,13 @@ KINDS = {
 NOT_ACTIONS = {"odds", "rematch", "check", "contract", "contracts", "score", "solve"}
 
 
+def screen(monkeypatch: pytest.MonkeyPatch, columns: str, colour: str) -> None:
+    """A screen of `columns`, with colour forced or turned off (`colour`: the variable)."""
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv(colour, "1")
+
+
 def typer_command(game: games.GameInfo, name: str) -> object:
     """The Click command the Typer app builds for `referee GAME NAME`."""
     root = app.command_for([game.name, name])
@@ -145,9 +152,7 @@ def test_every_example_plays_the_same_through_both_paths(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("COLUMNS", columns)
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv(colour, "1")
+    screen(monkeypatch, columns, colour)
     undone = [["undo"]] * min(3, len(example.lines)) + [["redo"]] * 2
     played = play_both_ways(example, slips(example), tmp_path / "slips", monkeypatch, capsys)
     assert played >= 3  # undo, redo and another game's line at least went the quick way
@@ -415,9 +420,7 @@ def test_odd_spellings_print_and_save_the_same_through_both_paths(
 
     from referee import storage
 
-    monkeypatch.setenv("COLUMNS", columns)
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv(colour, "1")
+    screen(monkeypatch, columns, colour)
     (night,) = (e for e in examples() if e.path.stem == "kariki-night")
     other = next(e for e in examples() if e.game != "kariki")
     start = tmp_path / "start.toml"

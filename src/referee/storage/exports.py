@@ -7,7 +7,7 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +32,15 @@ def write_new(path: Path, data: bytes, *, force: bool = False) -> None:
         return
     if _write_special(path, data):
         return
+    _put(path, data, force)
+
+
+def _put(path: Path, content: bytes | Callable[[Path], None], force: bool) -> None:
+    """An export put in place whole (swept of a killed writer's temp files first), or one
+    line saying why not: the file is there (without --force), or the disk refused."""
     _sweep_dead_temps(path)
     try:
-        atomic_write(path, data, overwrite=force, crash="export_", shared=True)
+        atomic_write(path, content, overwrite=force, crash="export_", shared=True)
     except FileExistsError:
         raise _exists(path) from None
     except OSError as error:
@@ -69,13 +75,7 @@ def write_sqlite(
             fill(built)
             _copy_out(built, path)
         return
-    _sweep_dead_temps(path)
-    try:
-        atomic_write(path, fill, overwrite=force, crash="export_", shared=True)
-    except FileExistsError:
-        raise _exists(path) from None
-    except OSError as error:
-        raise StorageError(f"{shown(path)}: not written: {error.strerror or error}") from None
+    _put(path, fill, force)
 
 
 def _fill_sqlite(
