@@ -91,18 +91,22 @@ MIN_WIDTH, MAX_WIDTH = 20, 400
 
 
 def height() -> int:
-    """The lines a screen may take: LINES, the terminal, else 24 (a phone with its keyboard).
+    """The lines a screen may take: LINES, the terminal, else 24 (a phone with its keyboard),
+    as `shutil.get_terminal_size` finds them (without importing shutil for it)."""
+    return max(5, _measured("LINES", sys.__stdout__, "lines") or 24)
 
-    As `shutil.get_terminal_size` finds them, without importing shutil for it."""
+
+def _measured(variable: str, stream: object, side: str) -> int:
+    """One side of the screen: the environment variable, else the terminal's; 0 if neither."""
     found = 0
     with contextlib.suppress(ValueError):
-        found = int(os.environ.get("LINES", ""))
+        found = int(os.environ.get(variable, ""))
     if found <= 0:
         try:
-            found = os.get_terminal_size(sys.__stdout__.fileno()).lines  # type: ignore[union-attr]
+            found = getattr(os.get_terminal_size(stream.fileno()), side)  # type: ignore[attr-defined]
         except (AttributeError, OSError, ValueError):
             found = 0
-    return max(5, found or 24)
+    return max(found, 0)
 
 
 def wrapped_lines(text: str, columns: int) -> int:
@@ -114,14 +118,5 @@ def wrapped_lines(text: str, columns: int) -> int:
 
 def width() -> int:
     """The width screens are laid out for: COLUMNS, the terminal, else 80; kept sane."""
-    found = 0
-    with contextlib.suppress(ValueError):
-        found = int(os.environ.get("COLUMNS", ""))
-    if found <= 0:
-        try:
-            found = os.get_terminal_size(sys.stdout.fileno()).columns
-        except (OSError, ValueError):
-            found = 0
-    if found <= 0:
-        return 80
-    return max(MIN_WIDTH, min(MAX_WIDTH, found))
+    found = _measured("COLUMNS", sys.stdout, "columns")
+    return max(MIN_WIDTH, min(MAX_WIDTH, found)) if found else 80

@@ -600,17 +600,19 @@ def _parse(text: str) -> dict[str, Any]:
 
 def _listed(key: str, events: list[Any]) -> str:
     """`_array` of events as JSON gave them, each written once (nothing kept: a load)."""
-    if not events:
-        return f"{key} = []\n"
-    lines = "".join(f"    {event_line(e.items())},\n" for e in events)
-    return f"{key} = [\n{lines}]\n"
+    return _list_text(key, [event_line(e.items()) for e in events])
 
 
 def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
-    if not events:
+    """The list `key` of a session file, each event a line read back (`_event_line`)."""
+    return _list_text(key, [_event_line(tuple(e.items())) for e in events])
+
+
+def _list_text(key: str, lines: list[str]) -> str:
+    """`key = [...]` as a session file holds it: one event a line, or `[]`."""
+    if not lines:
         return f"{key} = []\n"
-    lines = "".join(f"    {_event_line(tuple(e.items()))},\n" for e in events)
-    return f"{key} = [\n{lines}]\n"
+    return f"{key} = [\n" + "".join(f"    {line},\n" for line in lines) + "]\n"
 
 
 @functools.lru_cache(maxsize=100_000)
