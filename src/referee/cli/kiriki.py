@@ -24,9 +24,9 @@ from referee.cli.common import (
     start_session,
     workspace,
 )
+from referee.cli.kr import matches, signed
 from referee.cli.moves import MakeEvent
 from referee.cli.moves import kiriki as moves
-from referee.cli.moves.kiriki import matches, signed
 from referee.errors import UsageError
 from referee.games import kiriki
 from referee.notation.dice import ALL_ROLLS, Rank, chance_words
