@@ -354,3 +354,17 @@ def test_card_lines_counts_the_full_card_as_drawn(script: str, width: int) -> No
     console = Console(width=width, color_system=None, record=True, file=io.StringIO())
     console.print(full_card(state, "a-title", width))
     assert card_lines(state, width) == len(console.export_text().splitlines())
+
+
+def test_a_card_in_the_poo_leaves_room_for_the_typed_line_and_the_prompt(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by a play-test at 40x24: 23 lines of ruling and card, with the line typed above
+    # and the prompt below, pushed the ruling off the top.
+    monkeypatch.setenv("LINES", "24")
+    assert referee("new", "kariki", "Ann", "Bob", "Cy", "Dee", "--name", "t4").code == 0
+    for line in ["claim 9", "pull 4-5"] * 4 + ["slash cy 12"]:
+        result = referee("k", *line.split())
+        assert result.code == 0, line
+        assert len(result.out.rstrip("\n").splitlines()) <= 22, result.out
+    assert len(referee("show").out.rstrip("\n").splitlines()) <= 22

@@ -15,6 +15,7 @@ from referee import games, storage
 from referee.cli import output
 from referee.errors import RefereeError, RuleViolation, StorageError, UsageError, quote
 from referee.session import Session, append, notation, replay, resolve_player
+from referee.text import wrapped_lines
 
 
 def home() -> storage.Home:
@@ -174,8 +175,9 @@ def draw_card(
     render = games.module(session.game, "render")
     width = output.width()
     if full is None:
-        used = above + (output.wrapped_lines(ruling, width) if ruling else 0)
-        full = render.card_lines(state, width) + used <= output.height() - 1
+        used = above + (wrapped_lines(ruling, width) if ruling else 0)
+        # Two lines of the screen are not ours: the line typed, and the prompt after the card.
+        full = render.card_lines(state, width) + used <= output.height() - 2
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))
     output.draw(*screens)

@@ -109,13 +109,6 @@ def _measured(variable: str, stream: object, side: str) -> int:
     return max(found, 0)
 
 
-def wrapped_lines(text: str, columns: int) -> int:
-    """How many lines `text` takes when wrapped at words to `columns`."""
-    import textwrap
-
-    return sum(len(textwrap.wrap(line, columns)) or 1 for line in text.splitlines())
-
-
 def width() -> int:
     """The width screens are laid out for: COLUMNS, the terminal, else 80; kept sane."""
     found = _measured("COLUMNS", sys.stdout, "columns")

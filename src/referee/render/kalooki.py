@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.kalooki_game import Phase, State, VoidDeal
-from referee.text import printable
+from referee.text import printable, wrapped_lines
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
@@ -290,8 +290,8 @@ def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
 
 
 def card_lines(state: State, width: int) -> int:
-    """How many lines the full sheet takes."""
-    return len(_card(state, "", width, compact=False))
+    """How many lines the full sheet takes on the screen (a status line may wrap)."""
+    return sum(wrapped_lines(line.plain, width) for line in _card(state, "", width, compact=False))
 
 
 def totals_card(state: State, title: str, width: int = 40) -> RenderableType:

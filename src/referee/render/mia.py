@@ -12,7 +12,7 @@ from rich.text import Text
 
 from referee.games.mia import Phase, State, announceable
 from referee.notation.mia import chance_at_least
-from referee.text import printable
+from referee.text import printable, wrapped_lines
 
 BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
 
@@ -116,7 +116,5 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes (so the CLI can choose a layout)."""
-    import textwrap  # the status wraps at words on a narrow screen: count what it takes
-
-    wrapped = (len(textwrap.wrap(line, width)) or 1 for line in status(state).plain.splitlines())
-    return 1 + len(state.seats) + sum(wrapped)
+    # the status wraps at words on a narrow screen: count what it takes
+    return 1 + len(state.seats) + wrapped_lines(status(state).plain, width)
