@@ -265,3 +265,13 @@ def test_a_player_card_ranks_by_wins_with_ties_shared(referee: Runner, home: Pat
     assert referee("kariki", "slash", "cy", "--count", "15").code == 0
     lines = referee("stats", "--player", "cy").out.splitlines()
     assert "kariki: 0 won of 1, by wins 2nd= of 3" in lines  # Bob and Cy: equal, never by name
+
+
+def test_a_csv_printed_on_a_terminal_ends_its_rows_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A play-test saw `\x0d` at the end of every row of `export -f csv` on a terminal.
+    from referee.cli.history import Format, output_safe
+
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert output_safe('a,b\r\n"x\x1b",y\r\n', Format.CSV) == 'a,b\n"x\\x1b",y\n'
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False)
+    assert output_safe("a,b\r\n", Format.CSV) == "a,b\r\n"  # a pipe or a file gets the CSV as is

@@ -97,10 +97,13 @@ def export(
 
 
 def output_safe(text: str, format: Format) -> str:
-    """Text formats printed to a terminal: never a raw control character."""
+    """Text formats printed to a terminal: never a raw control character (and CSV's CRLF line
+    ends as plain line ends there, not a `\\x0d` at the end of every row)."""
     from referee.text import printable
 
-    return printable(text, keep_newlines=True) if sys.stdout.isatty() else text
+    if not sys.stdout.isatty():
+        return text
+    return printable(text.replace("\r\n", "\n"), keep_newlines=True)
 
 
 def _render(loaded: storage.Loaded, format: Format) -> str:
