@@ -123,14 +123,15 @@ class Cache:
             if not isinstance(found, dict) or found.get("key") != self.key(digest):
                 return None
             kept = found["session"]
-            doc = split_events(raw, kept["events"], kept["undone"])
-            if doc is None:
+            split = split_events(raw, kept["events"], kept["undone"])
+            if split is None:
                 return None
-            session = checked_session(doc, shown(path))
+            session = checked_session(split[0], shown(path))
             state = from_plain(session.engine.state_type, found["state"])
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError, RefereeError):
             return None  # a missing, old, broken or planted entry only means: parse and replay
-        return Loaded(path, session, state, SCHEMA, digest, kept_before=found.get("before"))
+        before = found.get("before")
+        return Loaded(path, session, state, SCHEMA, digest, kept_before=before, lines=split[1])
 
     def get(self, parsed: Loaded) -> Loaded | None:
         """`parsed` (a session just parsed from its file's bytes) with its kept replay, or None

@@ -112,6 +112,17 @@ class Loaded:
     # The state after every event but the last, as the replay cache kept it (plain JSON, read
     # only by an undo: see `storage.sessions.transaction`); None when not kept.
     kept_before: object = field(default=None, compare=False)
+    # The line of each event in the file, when it was read or written line by line (`Lines`).
+    lines: Lines | None = field(default=None, compare=False)
+
+
+class Lines(NamedTuple):
+    """The line of each event of a session's two lists, as its file holds them, beside the
+    event each was read as (or written from). A save writes the line of an event it holds
+    from here (`session_text`): a long night's save writes and reads back only what is new."""
+
+    events: tuple[str, ...] = ()
+    undone: tuple[str, ...] = ()
 
 
 def digest_of(raw: bytes) -> str:
@@ -129,9 +140,10 @@ def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
         canonical = read_canonical(raw)
     except (ValueError, RecursionError):  # not UTF-8, not TOML: the whole parse says why
         canonical = None
-    doc, original = migrate(canonical or parse_toml(raw, path), where)
-    session = checked_session(doc, where)
-    return Loaded(path, session, None, original, digest, backup_suffix(original, doc))
+    doc, original = migrate(canonical[0] if canonical else parse_toml(raw, path), where)
+    session = checked_session(doc, where)  # the events are the objects each line was read as
+    lines = canonical[1] if canonical else None
+    return Loaded(path, session, None, original, digest, backup_suffix(original, doc), lines=lines)
 
 
 class Facts(NamedTuple):
@@ -487,10 +499,18 @@ HEAD = ("schema", "id", "name", "game", "created", "updated", "players")
 
 
 def session_to_text(session: Session) -> str:
-    """The TOML text of a session file, each part checked by parsing it back.
+    """The TOML text of a session file, each part checked by parsing it back."""
+    return session_text(session)[0]
+
+
+def session_text(session: Session, known: Loaded | None = None) -> tuple[str, Lines]:
+    """The TOML text of a session file, each part checked by parsing it back, and the line of
+    each event in it.
 
     The header and the tables are small and are dumped and checked on every save; each event
-    is one line, dumped and checked once (`_event_line`), so a long night saves quickly.
+    is one line, dumped and checked once (`_event_line`), so a long night saves quickly. An
+    event `known` holds (the same object: nothing changes an event once made) is written as
+    the line it was read as or written with, which is known to read back as it.
     """
     import tomli_w
 
@@ -500,44 +520,59 @@ def session_to_text(session: Session) -> str:
     head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
     if _parse(head_text) != head or _parse(tables_text) != tables:
         raise StorageError("refusing to save: the text would not read back the same")
-    return "".join(
-        [head_text, _array("events", session.events), _array("undone", session.undone), "\n",
-         tables_text]
-    )  # fmt: skip
+    kept: dict[int, str] = {}
+    if known is not None and known.lines is not None:
+        held = (*known.session.events, *known.session.undone)
+        written = (*known.lines.events, *known.lines.undone)
+        kept = {id(e): line for e, line in zip(held, written, strict=True)}
+    lines = Lines(_lines(session.events, kept), _lines(session.undone, kept))
+    lists = _list_text("events", lines.events) + _list_text("undone", lines.undone)
+    return "".join([head_text, lists, "\n", tables_text]), lines
 
 
-def split_events(raw: bytes, events: object, undone: object) -> dict[str, Any] | None:
+def _lines(events: tuple[Mapping[str, str | int], ...], kept: dict[int, str]) -> tuple[str, ...]:
+    """The line of each event: the one `kept` by its identity, else written and read back."""
+    return tuple(kept.get(id(e)) or _event_line(tuple(e.items())) for e in events)
+
+
+def split_events(raw: bytes, events: object, undone: object) -> tuple[dict[str, Any], Lines] | None:
     """The document in `raw`, a file as `session_to_text` writes it, whose events and undone
-    events are `events` and `undone` (kept elsewhere): its header and tables parsed, its two
-    lists checked character for character instead. None if the bytes are not exactly that
-    (any other file is parsed whole); see `_document` for why the parts may be read apart."""
+    events are `events` and `undone` (kept elsewhere), and the line of each: its header and
+    tables parsed, its two lists checked character for character instead. None if the bytes
+    are not exactly that (any other file is parsed whole); see `_document` for why the parts
+    may be read apart."""
     if not isinstance(events, list) or not isinstance(undone, list):
         return None
     text = raw.decode("utf-8")  # a UnicodeDecodeError is a ValueError: the whole parse says why
     start = _lists_start(text)
-    lists = _listed("events", events) + _listed("undone", undone) + "\n"
+    lines = Lines(_written(events), _written(undone))
+    lists = _list_text("events", lines.events) + _list_text("undone", lines.undone) + "\n"
     if start is None or not text.startswith(lists, start):
         return None
     found = _document(text[:start], text[start + len(lists) :], events, undone)
-    return found if found is not None and "id" in found else None  # no id: one is derived
+    if found is None or "id" not in found:  # no id: one is derived
+        return None
+    return found, lines
 
 
-def read_canonical(raw: bytes) -> dict[str, Any] | None:
-    """The document in `raw` as tomllib reads it, for a file exactly as `session_to_text`
-    writes it: the header and tables by tomllib, each event line by the strict reader of the
-    one form `event_line` writes (`read_back`, held to tomllib by tests), so a long night is
-    not parsed by tomllib line by line. None for any other file (then it is parsed whole)."""
+def read_canonical(raw: bytes) -> tuple[dict[str, Any], Lines] | None:
+    """The document in `raw` as tomllib reads it, and the line of each event, for a file
+    exactly as `session_to_text` writes it: the header and tables by tomllib, each event line
+    by the strict reader of the one form `event_line` writes (`read_back`, held to tomllib by
+    tests), so a long night is not parsed by tomllib line by line. None for any other file
+    (then it is parsed whole)."""
     text = raw.decode("utf-8")
     start = _lists_start(text)
     if start is None:
         return None
-    events, at = _read_list(text, start, "events")
+    events, event_lines, at = _read_list(text, start, "events")
     if events is None:
         return None
-    undone, at = _read_list(text, at, "undone")
+    undone, undone_lines, at = _read_list(text, at, "undone")
     if undone is None or not text.startswith("\n", at):
         return None
-    return _document(text[:start], text[at + 1 :], events, undone)
+    found = _document(text[:start], text[at + 1 :], events, undone)
+    return None if found is None else (found, Lines(event_lines, undone_lines))
 
 
 def _lists_start(text: str) -> int | None:
@@ -552,30 +587,33 @@ def _lists_start(text: str) -> int | None:
     return start
 
 
-def _read_list(text: str, at: int, key: str) -> tuple[list[Any] | None, int]:
-    """The events of the list `key` starting at `at`, each line in the written form, and
-    where the text goes on; None if any of it is not exactly as `_array` writes it."""
+def _read_list(text: str, at: int, key: str) -> tuple[list[Any] | None, tuple[str, ...], int]:
+    """The events of the list `key` starting at `at`, each line in the written form, their
+    lines, and where the text goes on; None if any of it is not exactly as `_list_text`
+    writes it."""
     if text.startswith(f"{key} = []\n", at):
-        return [], at + len(key) + 6
+        return [], (), at + len(key) + 6
     if not text.startswith(f"{key} = [\n", at):
-        return None, at
+        return None, (), at
     at += len(key) + 5
-    found = []
+    found, lines = [], []
     while not text.startswith("]\n", at):
         end = text.find(",\n", at)
-        event = strict_read(text[at + 4 : end]) if end > 0 and text.startswith("    ", at) else None
+        line = text[at + 4 : end]
+        event = strict_read(line) if end > 0 and text.startswith("    ", at) else None
         if event is None or "\n" in text[at:end]:
-            return None, at
+            return None, (), at
         found.append(event)
+        lines.append(line)
         at = end + 2
-    return found, at + 2
+    return found, tuple(lines), at + 2
 
 
 def _document(head: str, rest: str, events: list[Any], undone: list[Any]) -> dict[str, Any] | None:
     """A whole document from its header, the text after its lists, and the lists.
 
     Sound because the parts stand alone: the header holds no table (no line opens one) and only
-    the header's keys, the lists are written by `_array` (read back as the events they were
+    the header's keys, the lists are written by `_list_text` (read back as the events they were
     written from: tests/test_storage.py), and the tables hold only `options` and `ruleset`;
     so a parse of the whole is the header's, the lists and the tables' together."""
     import tomllib
@@ -598,17 +636,12 @@ def _parse(text: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def _listed(key: str, events: list[Any]) -> str:
-    """`_array` of events as JSON gave them, each written once (nothing kept: a load)."""
-    return _list_text(key, [event_line(e.items()) for e in events])
+def _written(events: list[Any]) -> tuple[str, ...]:
+    """The lines of events as JSON gave them, each written once (nothing kept: a load)."""
+    return tuple(event_line(e.items()) for e in events)
 
 
-def _array(key: str, events: tuple[Mapping[str, str | int], ...]) -> str:
-    """The list `key` of a session file, each event a line read back (`_event_line`)."""
-    return _list_text(key, [_event_line(tuple(e.items())) for e in events])
-
-
-def _list_text(key: str, lines: list[str]) -> str:
+def _list_text(key: str, lines: tuple[str, ...]) -> str:
     """`key = [...]` as a session file holds it: one event a line, or `[]`."""
     if not lines:
         return f"{key} = []\n"

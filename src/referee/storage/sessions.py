@@ -21,7 +21,7 @@ from referee.session import Session, new_id, replay
 from referee.storage import codec, files
 from referee.storage.atomic import atomic_write, temp_pattern
 from referee.storage.cache import Cache
-from referee.storage.codec import SCHEMA, Loaded, digest_of, session_to_text
+from referee.storage.codec import SCHEMA, Loaded, digest_of, session_text
 from referee.storage.files import CLOEXEC, NOFOLLOW, read_bytes, shown
 from referee.storage.home import Home, follow_links, private_folder
 from referee.storage.lock import lock_path, locked
@@ -81,18 +81,21 @@ def save(
     cache: Cache | None = None,
     backup: str = "",
     before: Any = None,
+    known: Loaded | None = None,
 ) -> Loaded:
     """Write `session` atomically, stamping `updated`; back up a file of an older kind first
     (`backup`, or an older `schema_on_disk`) as `NAME.toml.BACKUP.bak`.
 
     Returns what was saved as a `Loaded` (its digest is of the bytes written); with `state`
     (the replay of `session`) and a `cache`, the next load of this file needs no replay, and
-    with `before` (the replay of all its events but the last) nor does an undo.
+    with `before` (the replay of all its events but the last) nor does an undo. Each event of
+    `known` (the session as loaded) is written as the line it was read as.
     """
     if not backup and schema_on_disk is not None and schema_on_disk < SCHEMA:
         backup = f"schema{schema_on_disk}"
     session = replace(session, updated=now(), id=session.id or new_id())
-    data = session_to_text(session).encode("utf-8")
+    text, lines = session_text(session, known)
+    data = text.encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
         raise StorageError(
             f"{shown(path)}: not saved: the session would pass the {files.MAX_FILE_BYTES} byte"
@@ -109,7 +112,7 @@ def save(
         atomic_write(path, data)
     except OSError as error:
         raise StorageError(f"{shown(path)}: not saved: {error.strerror or error}") from None
-    saved = Loaded(path, session, state, SCHEMA, digest_of(data))
+    saved = Loaded(path, session, state, SCHEMA, digest_of(data), lines=lines)
     if cache is not None and state is not None:
         cache.put(saved, before)
     return saved
@@ -187,6 +190,7 @@ def transaction(
             cache=cache,
             backup=loaded.backup,
             before=before,
+            known=loaded,
         )
     return Saved(saved, value)
 
