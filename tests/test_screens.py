@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import Runner
 
@@ -105,3 +107,13 @@ def test_after_an_action_everything_fits_a_phone_with_its_keyboard_open(
     assert lines[0].startswith(ruling), lines[0]
     assert status in "\n".join(lines[-3:]), lines[-3:]
     assert max(len(line) for line in lines) <= 40
+
+
+@given(st.text(alphabet=" \tab\n-", max_size=120), st.integers(min_value=1, max_value=60))
+def test_a_text_is_counted_in_the_lines_textwrap_wraps_it_in(text: str, columns: int) -> None:
+    import textwrap
+
+    from referee.text import wrapped_lines
+
+    expected = sum(len(textwrap.wrap(line, columns)) or 1 for line in text.splitlines())
+    assert wrapped_lines(text, columns) == expected

@@ -704,3 +704,12 @@ def test_any_events_written_are_read_as_tomllib_reads_them(events: list[dict[str
                  for e in events for k, v in e.items())  # fmt: skip
     if simple:
         assert found is not None  # bare keys, numbers of at most 18 digits: the written form
+
+
+@given(st.binary(max_size=3000))
+def test_the_sha256_of_one_commands_keys_is_hashlibs(data: bytes) -> None:
+    import hashlib
+
+    from referee.sha import sha256
+
+    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()

@@ -16,12 +16,12 @@ Deleting the cache folder is always safe.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import sys
 import time
 
 from referee.places import cache_root, data_folder, is_private_folder
+from referee.sha import sha256
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
 if TYPE_CHECKING:  # this module's start is the fast path's whole cost
@@ -245,6 +245,8 @@ def folder_digest() -> str | None:
         names = []
     except OSError:
         return None
+    import hashlib  # many files: OpenSSL's SHA-256 (see `referee.sha`)
+
     digest = hashlib.sha256()
     for name in names:
         raw = _session_bytes(os.path.join(folder, name))
@@ -274,7 +276,7 @@ def answer_key(argv: Sequence[str]) -> Key | None:
                 return None  # a session that cannot be read: the ordinary path says why
             if raw is not None and not _is_current(raw):
                 return None  # an older file is migrated with a ruleset beside it: not only bytes
-            digest = hashlib.sha256(raw).hexdigest() if raw is not None else ""
+            digest = sha256(raw).hexdigest() if raw is not None else ""
         from referee.codeid import code_digest
 
         try:
@@ -292,7 +294,7 @@ def answer_key(argv: Sequence[str]) -> Key | None:
         ]
     except (OSError, ValueError, UnicodeError):
         return None
-    name = hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    name = sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return Key(name, digest, across)
 
 

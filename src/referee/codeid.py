@@ -11,10 +11,10 @@ a new install reads the sources once, finds the same content digest, and every e
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 
 from referee.places import cache_root, is_private_folder
+from referee.sha import sha256
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -38,7 +38,7 @@ def _sources(package: str) -> list[tuple[str, str]]:
 
 def stat_signature(package: str = PACKAGE) -> str:
     """Names, sizes and modification times of the sources: changes with any install or edit."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for path, where in _sources(package):
         info = os.stat(path)
         digest.update(f"{where}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
@@ -47,6 +47,8 @@ def stat_signature(package: str = PACKAGE) -> str:
 
 def content_digest(package: str = PACKAGE) -> str:
     """Names and bytes of the sources: the same for the same code, however it was installed."""
+    import hashlib  # every source (once per install): OpenSSL's SHA-256 (see `referee.sha`)
+
     digest = hashlib.sha256()
     for path, where in _sources(package):
         with open(path, "rb") as source:

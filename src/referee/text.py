@@ -7,7 +7,6 @@ the terminal raw. Names are checked by `check_name` when typed and again on ever
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
@@ -92,6 +91,8 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
     labels = [label for label, _ in choices]
     if found:
         raise UsageError(f"{what} {quote(text)} could be {', '.join(found)}: type more letters")
+    import difflib  # a slip's suggestion: no need to load it for every command
+
     close = difflib.get_close_matches(wanted, [label.casefold() for label in labels], 1, 0.6)
     if close:
         guess = next(label for label in labels if label.casefold() == close[0])
@@ -103,6 +104,9 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
 def wrapped_lines(text: str, columns: int) -> int:
     """How many lines `text` takes on a screen of `columns`, wrapped at words (as Rich wraps a
     ruling or a card's line): what a screen's layout counts to fit it."""
+    lines = text.splitlines()
+    if all(len(line) <= columns and "\t" not in line for line in lines):
+        return len(lines)  # each fits as it is (textwrap, for the rest, would say the same)
     import textwrap
 
-    return sum(len(textwrap.wrap(line, columns)) or 1 for line in text.splitlines())
+    return sum(len(textwrap.wrap(line, columns)) or 1 for line in lines)

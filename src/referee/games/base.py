@@ -14,7 +14,6 @@ same words a user types. Printed, `str(event)` is the shell line that makes it a
 from __future__ import annotations
 
 import enum
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from types import UnionType
@@ -222,6 +221,8 @@ def words(*parts: str | int | None, **options: str | int | bool | None) -> str:
     >>> words("claim", "Double Sixes", by="Ann")
     "claim 'Double Sixes' --by Ann"
     """
+    import shlex  # only when an event is said: not on every start
+
     line = [str(p) for p in parts if p is not None]
     for key, value in options.items():
         if value is True:  # a flag

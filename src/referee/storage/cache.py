@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import json
 import os
@@ -15,6 +14,7 @@ from typing import Any
 from referee.codeid import code_digest
 from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
+from referee.sha import sha256
 from referee.storage import files
 from referee.storage.atomic import atomic_write
 from referee.storage.codec import SCHEMA, Loaded, checked_session, session_to_doc, split_events
@@ -103,7 +103,7 @@ class Cache:
 
     def entry(self, path: Path, kind: str = "") -> Path:
         """The one entry of a `kind` a session file has (rewritten as the file changes)."""
-        name = hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:32]
+        name = sha256(str(path.absolute()).encode()).hexdigest()[:32]
         return self.root / (f"{name}.{kind}.json" if kind else f"{name}.json")
 
     def key(self, digest: str) -> list[object]:

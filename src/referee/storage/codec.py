@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -31,6 +30,7 @@ from referee.session import (
     replay,
     states,
 )
+from referee.sha import sha256
 from referee.storage.files import read_bytes, shown
 from referee.text import check_name
 
@@ -127,7 +127,7 @@ class Lines(NamedTuple):
 
 def digest_of(raw: bytes) -> str:
     """The key of a file's content."""
-    return hashlib.sha256(raw).hexdigest()
+    return sha256(raw).hexdigest()
 
 
 def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
