@@ -3,6 +3,7 @@ rounds, hands and the winner, through the engine and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,9 @@ RULES = k.Rules.from_table(storage.load_ruleset("kalooki"), "kalooki")
 
 
 def game(rules: k.Rules = RULES, players: str = "Ann Bob Cy Dee", **changes: Any) -> kg.State:
-    rules = k.Rules(**{**{f: getattr(rules, f) for f in rules.__slots__}, **changes})
+    rules = k.Rules(
+        **{**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}, **changes}
+    )
     people = [PlayerInfo(n) for n in players.split()]
     return kg.start(rules, people, kg.options_from_table({}, people, rules))
 

@@ -6,6 +6,7 @@ berries (with causes), whose turn it is, and what is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -21,7 +22,7 @@ C = k.Cause
 
 def table(players: str = "Ann Bob Cy Dee", **rules: Any) -> k.State:
     base = k.Rules(slash_rules=(k.SlashRule("drop", "dropped dice", 10), k.SlashRule("mug", "m")))
-    fields = {f: getattr(base, f) for f in base.__slots__}
+    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
     fields.update(rules)
     options: dict[str, object] = {"first": players.split()[0]}
     if "direction" in rules:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -29,7 +30,9 @@ PERUDO = ld.Rules.from_table(storage.load_ruleset("perudo"), "perudo")
 
 def table(players: str = "Ann Bob Cy", rules: ld.Rules = SEED, **changes: Any) -> ld.State:
     """Play goes left (seat order) in these tables unless a case says otherwise."""
-    rules = ld.Rules(**{**{f: getattr(rules, f) for f in rules.__slots__}, **changes})
+    rules = ld.Rules(
+        **{**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}, **changes}
+    )
     people = [PlayerInfo(n) for n in players.split()]
     options = ld.options_from_table({"direction": "left"}, people, rules)
     return ld.start(rules, people, options)

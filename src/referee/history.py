@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from referee import __version__, games
 from referee.errors import UsageError, quote
 from referee.games.base import Outcome
+from referee.records import record
 from referee.session import TIME_KEY, Session, event_of, event_time, states
 
 T = TypeVar("T")
@@ -108,7 +109,7 @@ def parse_day(text: str, option: str = "--since") -> str:
 # ---------------------------------------------------------------------------- rows
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One event as a spreadsheet row: who, what, the ruling, the scores after it."""
 
@@ -564,7 +565,7 @@ def match_player(text: str, names: Iterable[str]) -> str:
     raise UsageError(f"no player {quote(text)}{hint}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Filters:
     """Which sessions stats count: a game or a ruleset, a player, a first day."""
 

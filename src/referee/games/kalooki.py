@@ -20,6 +20,7 @@ from itertools import combinations, pairwise
 
 from referee.errors import NotationError, UsageError
 from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
+from referee.records import record
 from referee.ruleset import TableReader
 
 # ---------------------------------------------------------------------------- rules
@@ -39,7 +40,7 @@ class CallScope(Enum):
     HAND = "hand"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rules:
     """Every Kalooki ruleset key, with RULES.md's defaults."""
 
@@ -122,7 +123,7 @@ class Rules:
         return Contract(text.count("3"), text.count("4"))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Contract:
     """How many threes and fours a lay-down needs."""
 
@@ -217,7 +218,7 @@ class Kind(Enum):
     FOUR = "four"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Meld:
     """A checked meld: legal with a kind and reading, or illegal with a reason."""
 
@@ -355,7 +356,7 @@ def _place_run(places: list[int], jokers: int, rules: Rules) -> list[int] | str:
 # ---------------------------------------------------------------------------- contracts
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LayDown:
     """A contract lay-down, checked."""
 
@@ -417,7 +418,7 @@ def parse_lay_down(words: Sequence[str]) -> list[tuple[Card, ...]]:
 # ---------------------------------------------------------------------------- the solver
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Solution:
     """The best lay-down for a hand, or none."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -47,6 +47,7 @@ from referee.games.kalooki import (
     reachable,
 )
 from referee.notation.cards import JOKER, RANK_NAMES, Card, parse_cards, show
+from referee.records import record
 
 THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
 
@@ -64,7 +65,7 @@ def stock_after_last_deal(rules: Rules, players: int) -> tuple[int, int]:
 # ---------------------------------------------------------------------------- options
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """What `referee new kalooki` sets: who deals the first round."""
 
@@ -89,7 +90,7 @@ def _melds_text(melds: Sequence[Sequence[Card]]) -> str:
     return " / ".join(show(list(m)) for m in melds)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call:
     """`caller` calls the top discard; `refused` by the active player (`by`, when named)."""
 
@@ -102,7 +103,7 @@ class Call:
         return line + " --refused" if self.refused else line
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Down:
     """`player` lays down melds (his contract, or new melds where the ruleset allows them)."""
 
@@ -113,7 +114,7 @@ class Down:
         return words("down", self.player, *_melds_text(self.melds).split())
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tack:
     """`player` adds `card` to table meld `meld`; `swap`: it takes a joker's place there."""
 
@@ -127,7 +128,7 @@ class Tack:
         return line + " --swap" if self.swap else line
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StockOut:
     """The stock ran out."""
 
@@ -135,7 +136,7 @@ class StockOut:
         return "stockout"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Out:
     """`player` emptied his hand: the round ends."""
 
@@ -145,7 +146,7 @@ class Out:
         return words("out", self.player)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hand:
     """What `player` holds when the round ends: the cards, or their points."""
 
@@ -159,7 +160,7 @@ class Hand:
         return words("hand", self.player, points=self.points)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fix:
     """A closed round's hand corrected: what `player` really held in round `round`."""
 
@@ -278,7 +279,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seat:
     """A player on the sheet: a score per round played, and this round's situation."""
 
@@ -297,7 +298,7 @@ class Seat:
         return sum(self.scores)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableMeld:
     """A meld on the table: its owner, and its cards in order (jokers where they stand)."""
 
@@ -307,7 +308,7 @@ class TableMeld:
     stands_for: tuple[Card, ...] = ()  # for a four: the card each place stands for
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Played:
     """A closed round as the sheet keeps it, seat by seat where a tuple.
 
@@ -326,7 +327,7 @@ class Played:
     hands: tuple[tuple[Card, ...] | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VoidDeal:
     """A deal voided by the stock running out twice: its round, dealer and calls, seat by seat.
 
@@ -339,7 +340,7 @@ class VoidDeal:
     calls: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class State:
     """The sheet after some events."""
 

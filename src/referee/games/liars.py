@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -33,6 +33,7 @@ from referee.games.base import (
     words,
 )
 from referee.notation.bids import Bid, Hands, count_dice
+from referee.records import record
 from referee.ruleset import TableReader
 from referee.text import pick
 
@@ -67,7 +68,7 @@ class NextStarter(Enum):
     WINNER = "winner"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rules:
     """Every Liar's dice ruleset key, with the seed's game as the default."""
 
@@ -126,7 +127,7 @@ class Rules:
         return rules
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """What `referee new liars` sets: who opens, and which way play goes."""
 
@@ -149,7 +150,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BidEvent:
     """The player on turn bids: at least `bid.quantity` dice show `bid.face`."""
 
@@ -160,7 +161,7 @@ class BidEvent:
         return words("bid", str(self.bid), by=self.by)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call:
     """The player on turn calls the standing bid (or, `exact`, calls it exactly right).
 
@@ -258,7 +259,7 @@ Fact = Started | Bade | Counted | LostDie | RegainedDie | KeptDice | WentOut | R
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cup:
     """One player: the dice left under his cup, and whether his palifico round was played."""
 
@@ -269,7 +270,7 @@ class Cup:
     out_at: int = 0  # the number of the event that took his last die (0: still in)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class State:
     """The table after some events."""
 

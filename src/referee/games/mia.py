@@ -9,7 +9,7 @@ ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_start
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -30,6 +30,7 @@ from referee.games.base import (
     words,
 )
 from referee.notation.mia import MIA, DoublesOrder, MiaValue, ladder
+from referee.records import record
 from referee.ruleset import TableReader
 
 MAX_LIVES = 20  # per player, in any ruleset: a night, not a season
@@ -44,7 +45,7 @@ class NextStarter(Enum):
     LOSER = "loser"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rules:
     """Every Mia ruleset key, with RULES.md's defaults."""
 
@@ -72,7 +73,7 @@ class Rules:
         return rules
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """What `referee new mia` sets: who rolls first, and which way play goes."""
 
@@ -95,7 +96,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Announce:
     """The roller says a value. Typed by the player facing an announcement, it also means he
     believed it and rolled."""
@@ -107,7 +108,7 @@ class Announce:
         return words("announce", str(self.value), by=self.by)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Believe:
     """The player facing an announcement takes the mug without lifting it, to roll higher."""
 
@@ -117,7 +118,7 @@ class Believe:
         return words("believe", by=self.by)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Lift:
     """The player facing an announcement lifts the mug: `dice` are what it shows."""
 
@@ -128,7 +129,7 @@ class Lift:
         return words("lift", str(self.dice), by=self.by)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GiveUp:
     """Facing Mia, the player gives up without looking and loses one life."""
 
@@ -225,7 +226,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seat:
     """One player and the lives he has left."""
 
@@ -234,7 +235,7 @@ class Seat:
     lives: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class State:
     """The table after some events."""
 

@@ -9,13 +9,14 @@ import contextlib
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
+from referee.records import record
 from referee.session import (
     DERIVED_ID_EVENTS,
     ReplayError,
@@ -99,7 +100,7 @@ def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
         raise StorageError(f"{where}: cannot be read: {str(error)[:60]}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loaded:
     """A session as read and replayed: `digest` is the SHA-256 of the exact bytes replayed."""
 

@@ -1,0 +1,86 @@
+"""A record behaves as the frozen dataclass it replaces: equality, hash, order, repr, frozen."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.records import record
+
+
+@record(order=True)
+class Pair:
+    low: int
+    high: int = 0
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class Plain:
+    low: int
+    high: int = 0
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+
+@record
+class Empty:
+    pass
+
+
+@record
+class One:
+    only: tuple[int, ...]
+
+
+@record(kw_only=True)
+class Named:
+    a: int
+    b: str = "b"
+
+
+VALUES = st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(["", "x"]))
+
+
+@given(VALUES, VALUES)
+def test_a_record_compares_and_orders_as_the_dataclass_does(x: Any, y: Any) -> None:
+    mine, theirs = (Pair(*x), Pair(*y)), (Plain(*x), Plain(*y))
+    checks: list[Any] = [
+        lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
+        lambda a, b: a > b, lambda a, b: a >= b,
+    ]  # fmt: skip
+    for check in checks:
+        assert check(*mine) == check(*theirs)
+    if mine[0] == mine[1]:
+        assert hash(mine[0]) == hash(mine[1])  # `note` is not compared, so not hashed
+    assert repr(mine[0]) == repr(theirs[0]).replace("Plain", "Pair")
+
+
+def test_a_record_is_frozen_slotted_and_a_dataclass() -> None:
+    pair = Pair(1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pair.low = 3  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):  # TypeError: a frozen slotted dataclass's
+        pair.other = 1  # type: ignore[attr-defined]  # own __setattr__ in Python 3.11
+    assert dataclasses.replace(pair, high=5) == Pair(1, 5)
+    assert [f.name for f in dataclasses.fields(pair)] == ["low", "high", "note"]
+    assert Pair.__match_args__ == ("low", "high", "note")
+    other: Any = Plain(1, 2)
+    values: Any = (1, 2)
+    assert Pair(1, 2) != other and Pair(1, 2) != values  # another class is never equal
+    with pytest.raises(TypeError):
+        _ = Pair(1, 2) < other
+
+
+def test_records_of_no_field_one_field_and_keywords_only() -> None:
+    assert Empty() == Empty() and hash(Empty()) == hash(Empty()) and repr(Empty()) == "Empty()"
+    assert One((1, 2)) == One((1, 2)) != One((2,)) and {One((1,)), One((1,))} == {One((1,))}
+    assert repr(One((1,))) == "One(only=(1,))"
+    assert Named(a=1) == Named(a=1, b="b") and repr(Named(a=1)) == "Named(a=1, b='b')"
+    with pytest.raises(TypeError):
+        Named(1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        hash(One([1]))  # type: ignore[arg-type]  # an unhashable field, as dataclass says
