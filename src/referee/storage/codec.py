@@ -414,14 +414,14 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
     value = doc.get(key, [])
     if not isinstance(value, list):
         raise UsageError(f"'{key}' must be a list of tables")
-    out = []
     for number, item in enumerate(value, start=1):
-        if not isinstance(item, dict) or not all(
-            isinstance(v, str | int) and not isinstance(v, bool) for v in item.values()
-        ):
+        # Exactly str or int (a bool is an int too): what a parser or JSON gives, nothing else.
+        if type(item) is not dict or not _PLAIN.issuperset(map(type, item.values())):
             raise UsageError(f"{key[:-1]} {number} must be a table of strings and numbers")
-        out.append(item)
-    return tuple(out)
+    return tuple(value)
+
+
+_PLAIN = frozenset((str, int))
 
 
 def session_from_doc(doc: Mapping[str, Any]) -> Session:
