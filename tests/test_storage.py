@@ -560,6 +560,32 @@ def test_an_undo_after_an_action_takes_the_kept_state_before_it(
     )
 
 
+def test_an_undo_after_a_replay_takes_the_state_the_replay_passed(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from referee.session import replay as real
+
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        referee("kariki", *action)
+    shutil.rmtree(cache_of(home).root)  # as after a hand edit, a sync or a first run: replayed
+    assert referee("show").code == 0
+    replays: list[int] = []
+
+    def counted(session: Session) -> Any:
+        replays.append(len(session.events))
+        return real(session)
+
+    monkeypatch.setattr("referee.storage.sessions.replay", counted)
+    assert referee("undo").code == 0
+    assert replays == []  # the show's replay kept the state before the last event
+    assert storage.load(session_file(home), cache_of(home)).state == real(
+        storage.load(session_file(home)).session
+    )
+
+
 @pytest.mark.parametrize("kept", [True, False], ids=["kept replay", "parsed"])
 def test_a_save_writes_and_reads_back_only_the_events_it_did_not_read(
     referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, kept: bool

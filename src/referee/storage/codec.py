@@ -28,7 +28,7 @@ from referee.session import (
     derived_id,
     derived_id_of,
     event_time,
-    replay,
+    initial,
     states,
 )
 from referee.sha import sha256
@@ -324,10 +324,15 @@ def _canonical_tables(text: str, game: str) -> bool:
         return False
 
 
-def replay_of(loaded: Loaded) -> Any:
-    """The state after every event of a parsed session; a refused event is a file problem."""
+def replay_of(loaded: Loaded) -> tuple[Any, Any]:
+    """The state after every event of a parsed session, and the state before its last event
+    (None with no events), which the replay passes anyway and an undo after it needs (see
+    `storage.sessions.transaction`); a refused event is a file problem."""
     with _file_problem(loaded.path):
-        return replay(loaded.session)
+        before, state = None, initial(loaded.session)
+        for after in states(loaded.session):
+            before, state = state, after
+        return state, before
 
 
 def decode_states(path: Path, raw: bytes) -> tuple[Session, list[Any]]:

@@ -67,9 +67,10 @@ def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
         if hit is not None:
             return hit
     # Through the module, not a name imported from it: tests count the replays.
-    loaded = replace(parsed, state=codec.replay_of(parsed))
+    state, before = codec.replay_of(parsed)
+    loaded = replace(parsed, state=state)
     if cache is not None:
-        cache.put(loaded)
+        cache.put(loaded, before)  # an undo after this load needs no replay either
     return loaded
 
 
