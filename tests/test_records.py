@@ -84,3 +84,44 @@ def test_records_of_no_field_one_field_and_keywords_only() -> None:
         Named(1)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         hash(One([1]))  # type: ignore[arg-type]  # an unhashable field, as dataclass says
+
+
+@record
+class Made:
+    a: int
+    b: tuple[int, ...] = (1,)
+    c: list[int] = dataclasses.field(default_factory=list)
+    d: str = dataclasses.field(default="d", kw_only=True)
+    e: int = dataclasses.field(default=0, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.a < 0:
+            raise ValueError("a must not be negative")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Twin:
+    a: int
+    b: tuple[int, ...] = (1,)
+    c: list[int] = dataclasses.field(default_factory=list)
+    d: str = dataclasses.field(default="d", kw_only=True)
+    e: int = dataclasses.field(default=0, kw_only=True)
+
+
+def test_a_records_init_takes_the_arguments_a_dataclasss_takes() -> None:
+    import inspect
+
+    def shape(cls: type) -> list[tuple[str, Any, str]]:
+        params = inspect.signature(cls).parameters.values()
+        return [(p.name, p.kind, repr(p.default)) for p in params]  # a factory: '<factory>'
+
+    for cls, twin in ((Made, Twin), (Pair, Plain)):
+        assert shape(cls) == shape(twin)
+    made = Made(1, d="x")
+    assert (made.a, made.b, made.c, made.d, made.e) == (1, (1,), [], "x", 0)
+    assert Made(1).c is not Made(1).c  # a factory makes each default anew
+    assert Made(2, (3,), [4], e=5) == Made(2, (3,), [4], d="d", e=5)
+    with pytest.raises(ValueError, match="negative"):
+        Made(-1)  # __post_init__ runs
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del made.a

@@ -1,21 +1,25 @@
 """Records: the frozen values every layer is made of (events, states, rules, sessions).
 
-`@record` is `@dataclass(frozen=True, slots=True)` (with `order` and `kw_only` as dataclass
-takes them) whose equality, hash, order and repr are the functions below, shared by every
-record, where dataclass compiles each of them anew for every class. They behave as
-dataclass's do: equal when of the same class with equal compared fields, hashed by those
-fields, ordered by them as a tuple, shown as `Name(field=value, ...)`.
+`@record` makes a class what `@dataclass(frozen=True, slots=True)` makes it, with `order` and
+`kw_only` as dataclass takes them. Its fields, slots and `__match_args__` come from dataclass
+itself; equality, hash, order and repr behave as dataclass's (equal when of the same class
+with equal compared fields, hashed by those fields, ordered by them as a tuple, shown as
+`Name(field=value, ...)`); and it is frozen as a dataclass is: `__setattr__` and
+`__delattr__` raise `FrozenInstanceError`, and `__init__` sets each field through
+`object.__setattr__`, with its defaults, factories and `__post_init__`. tests/test_records.py
+holds records to dataclass.
 
-Why: a dataclass compiles its methods from source text when its module is imported, about
-0.1 ms a method, and a command imports some thirty records before it does anything (an
-action's whole work at 1,000 events takes about as long as compiling them did). The
-`__init__` and the frozen `__setattr__` are still dataclass's own.
+The difference is when the methods are made. dataclass compiles six from source text for
+each frozen class as its module is imported, and a command imports some thirty records before
+it does anything: compiling them cost as much as an action's whole work on a 1,000-event
+night (bench/bench_commands.py). A record compiles one, its `__init__`, the only method whose
+text depends on the fields; the rest are the functions below, shared by every record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -37,9 +41,12 @@ def record(
     """Make `cls` a frozen, slotted dataclass with the shared methods (see the module)."""
 
     def made(cls: type[T]) -> type[T]:
-        # eq=False and repr=False: dataclass compiles neither (nor a hash, nor an order).
-        made = dataclass(frozen=True, slots=True, eq=False, repr=False, kw_only=kw_only)(cls)
+        # The fields, slots and __match_args__ from dataclass, which compiles nothing here.
+        made = dataclass(init=False, repr=False, eq=False, slots=True, kw_only=kw_only)(cls)
         every = fields(made)  # type: ignore[arg-type]  # a dataclass now
+        made.__init__ = _init(made, every)  # type: ignore[method-assign]
+        made.__setattr__ = _setattr  # type: ignore[method-assign]
+        made.__delattr__ = _delattr  # type: ignore[method-assign]
         compared = [f.name for f in every if f.compare]
         hashed = [f.name for f in every if (f.compare if f.hash is None else f.hash)]
         made._compared = staticmethod(_getter(compared))  # type: ignore[attr-defined]
@@ -56,6 +63,56 @@ def record(
         return made
 
     return made if cls is None else made(cls)
+
+
+class _Factory:
+    """The default of a field made by its `default_factory` (shown as dataclass shows it)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def _init(cls: type, every: tuple[Field[Any], ...]) -> Callable[..., None]:
+    """The `__init__` of a record, as a frozen dataclass's: its fields in order (those marked
+    `kw_only` by keyword only), each default or `default_factory` as declared, each field set
+    through `object.__setattr__`, then `__post_init__` if the record has one."""
+    names: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
+    params: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
+    for f in every:
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: every field of a record is an argument")
+        value = f.name
+        if f.default is not MISSING:
+            names[f"__default_{f.name}"] = f.default
+            param = f"{f.name}=__default_{f.name}"
+        elif f.default_factory is not MISSING:
+            names[f"__make_{f.name}"] = f.default_factory
+            param = f"{f.name}=__factory"
+            value = f"__make_{f.name}() if {f.name} is __factory else {f.name}"
+        else:
+            param = f.name
+        (keywords if f.kw_only else params).append(param)
+        body.append(f"    __set(self, {f.name!r}, {value})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    signature = ", ".join(["self", *params, *(["*", *keywords] if keywords else [])])
+    exec(f"def __init__({signature}) -> None:\n" + ("\n".join(body) or "    pass"), names)
+    init: Callable[..., None] = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _setattr(self: Any, name: str, value: object) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _delattr(self: Any, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
