@@ -731,7 +731,9 @@ def event_line(items: Iterable[tuple[str, str | int]]) -> str:
     for key, value in items:  # the usual pairs inline (this runs for every event of a night)
         shown = _KEYS.get(key) or _bare(key)
         if shown is not None and value.__class__ is str:
-            parts.append(f'{shown} = "{value.translate(_ESCAPES)}"')
+            if not value.isprintable() or '"' in value or "\\" in value:  # else nothing to escape
+                value = value.translate(_ESCAPES)
+            parts.append(f'{shown} = "{value}"')
         elif shown is not None and value.__class__ is int:
             parts.append(f"{shown} = {value}")
         else:
