@@ -30,9 +30,10 @@ def _sources(package: str) -> list[tuple[str, str]]:
             found.append((os.path.join(top, name), f"rulesets/{name}"))
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        below = os.path.relpath(folder, package)  # once a folder: relpath is slow at start
         for name in sorted(n for n in names if n.endswith(".py") or n.endswith(".toml")):
             path = os.path.join(folder, name)
-            found.append((path, os.path.relpath(path, package)))
+            found.append((path, name if below == os.curdir else os.path.join(below, name)))
     return found
 
 
