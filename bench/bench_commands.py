@@ -5,10 +5,11 @@
 For each game and size: `show` and `show --json` warm (answered for exactly these bytes), `show`
 with the kept replay but no kept answer, `show` cold (a cache nothing was ever kept in: the first
 run ever), one action (the game's next event), `undo` right after it and `undo` after a `show`
-(which replays what is left), each warm. Then `referee --version`,
-a bare `referee`, and `referee shell` opening the largest session. Each line prints the min and
-median of per-pair ratios (interleaved with the floor, CPU time) and the median CPU time. Last,
-the growth exponent of a cold `show` from 10 to 10,000 events (1.0 is linear).
+that replayed the file (the replay keeps the state before the last event too), each warm. Then
+`referee --version`, a bare `referee`, and `referee shell` opening the largest session. Each
+line prints the min and median of per-pair ratios (interleaved with the floor, CPU time) and the
+median CPU time. Last, the growth exponent of a cold `show` from 10 to 10,000 events (1.0:
+linear).
 """
 
 from __future__ import annotations
@@ -96,8 +97,9 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
     report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
     # Undo right after an action (taking back a slip): the action kept the state before it.
     report("undo after an action", *pairs(lambda: act(["undo"], action), floor, runs))
-    # Undo after anything else (a show, another undo): what is left is replayed.
-    report("undo after a show (replays)", *pairs(lambda: act(["undo"]), floor, runs))
+    # Undo after a show that replayed the file (a hand edit, a first run): the replay kept
+    # the state before the last event as well.
+    report("undo after a show", *pairs(lambda: act(["undo"]), floor, runs))
     return statistics.median(cold[0]), statistics.median(kept[0])
 
 
