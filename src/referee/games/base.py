@@ -4,11 +4,12 @@ Modelled on python-chess's variants: a game is one object that knows its start, 
 move) beside `legal_actions` (the moves open now), whose `turn` it is, and its `outcome`.
 The shared layers ask only these questions and never read a game's state themselves.
 
-Events are frozen dataclasses. Stored, an event is one flat table of strings and whole numbers
-(`event_to_dict`), written as one inline line of the session file; anything structured inside
-an event (every player's dice, a lay-down of melds) is one notation string in one field, the
-same words a user types. Printed, `str(event)` is the shell line that makes it again
-(`claim 9 --by Ann`), so `log --script` piped into `referee shell` replays a session.
+Events are records (frozen dataclasses, `referee.records`). Stored, an event is one flat table
+of strings and whole numbers (`event_to_dict`), written as one inline line of the session file;
+anything structured inside an event (every player's dice, a lay-down of melds) is one notation
+string in one field, the same words a user types. Printed, `str(event)` is the shell line that
+makes it again (`claim 9 --by Ann`), so `log --script` piped into `referee shell` replays a
+session.
 """
 
 from __future__ import annotations
