@@ -736,6 +736,20 @@ def test_any_events_written_are_read_as_tomllib_reads_them(events: list[dict[str
 def test_the_sha256_of_one_commands_keys_is_hashlibs(data: bytes) -> None:
     import hashlib
 
-    from referee.sha import sha256
+    from referee import sha
 
-    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert sha.own_sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()  # the interpreter's
+    assert sha.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()  # whichever chosen
+    hashed = sha.sha256()
+    hashed.update(data)
+    assert hashed.digest() == hashlib.sha256(data).digest()
+
+
+def test_a_command_over_many_files_hashes_with_openssl(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from referee import sha
+
+    monkeypatch.setattr(sha, "_chosen", sha.own_sha256)
+    sha.for_many_files()
+    assert sha._chosen is hashlib.sha256

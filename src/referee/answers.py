@@ -21,7 +21,7 @@ import sys
 import time
 
 from referee.places import cache_root, data_folder, is_private_folder
-from referee.sha import sha256
+from referee.sha import for_many_files, sha256
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
 if TYPE_CHECKING:  # this module's start is the fast path's whole cost
@@ -245,15 +245,14 @@ def folder_digest() -> str | None:
         names = []
     except OSError:
         return None
-    import hashlib  # many files: OpenSSL's SHA-256 (see `referee.sha`)
-
-    digest = hashlib.sha256()
+    for_many_files()
+    digest = sha256()
     for name in names:
         raw = _session_bytes(os.path.join(folder, name))
         if raw is None or not _is_current(raw):
             return None
         digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
-        digest.update(hashlib.sha256(raw).digest())
+        digest.update(sha256(raw).digest())
     return digest.hexdigest()
 
 

@@ -14,7 +14,7 @@ import functools
 import os
 
 from referee.places import cache_root, is_private_folder
-from referee.sha import sha256
+from referee.sha import for_many_files, sha256
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -48,9 +48,8 @@ def stat_signature(package: str = PACKAGE) -> str:
 
 def content_digest(package: str = PACKAGE) -> str:
     """Names and bytes of the sources: the same for the same code, however it was installed."""
-    import hashlib  # every source (once per install): OpenSSL's SHA-256 (see `referee.sha`)
-
-    digest = hashlib.sha256()
+    for_many_files()  # every source, once per install
+    digest = sha256()
     for path, where in _sources(package):
         with open(path, "rb") as source:
             data = source.read()
