@@ -25,7 +25,7 @@ def home() -> storage.Home:
     return storage.Home(Path(data_folder()))
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # one per process, compared by identity: nothing more to compile
 class Workspace:
     """What the commands of one process share: the data folder and the session last seen.
 

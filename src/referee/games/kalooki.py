@@ -463,7 +463,7 @@ def _id_at(position: int, suit_index: int) -> int:
     return ((1 if position == 14 else position) - 1) * 4 + suit_index
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)  # the solver's scratch: never compared or shown
 class _Best:
     removed: int | None = None  # penalty points laid down; None until a lay-down is found
     fours: tuple[Option, ...] = ()
