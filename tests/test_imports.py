@@ -34,8 +34,10 @@ def modules_after(home: Path, *args: str) -> set[str]:
     [
         pytest.param(["show", "--json", "-s", NIGHT], {"rich", "referee.games.kalooki",
                      "referee.cli.kalooki", "referee.render"}, id="show-json"),
-        pytest.param(["log", "--json", "-s", NIGHT], {"rich", "tomli_w"}, id="log-json"),
-        pytest.param(["show", "-s", NIGHT], {"referee.games.kalooki", "tomli_w"}, id="show"),
+        # tomli_w may be loaded by a read-only command: a file read with its kept replay has
+        # its tables checked by writing the kept ones (cheaper than loading tomllib to parse).
+        pytest.param(["log", "--json", "-s", NIGHT], {"rich"}, id="log-json"),
+        pytest.param(["show", "-s", NIGHT], {"referee.games.kalooki"}, id="show"),
         pytest.param(["kalooki", "check", "5H", "5D", "JK"], {"rich", "referee.games.kariki",
                      "referee.cli.kariki", "pickle"}, id="kalooki-check"),
         pytest.param(["rules", "list"], {"rich", "referee.cli.kariki", "referee.cli.kalooki"},

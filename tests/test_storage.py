@@ -732,6 +732,85 @@ def test_any_events_written_are_read_as_tomllib_reads_them(events: list[dict[str
         assert found is not None  # bare keys, numbers of at most 18 digits: the written form
 
 
+NAME_TEXT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=12)
+
+
+@given(st.lists(st.tuples(NAME_TEXT, st.none() | NAME_TEXT), min_size=1, max_size=4),
+       st.text(max_size=20), st.integers(-5, 10**18))  # fmt: skip
+def test_a_header_is_read_as_tomllib_reads_it(
+    players: list[tuple[str, str | None]], name: str, number: int
+) -> None:
+    import tomllib
+
+    import tomli_w
+
+    from referee.storage.codec import _read_head
+
+    head = {"schema": number, "id": name, "name": name, "game": "kariki", "created": "",
+            "updated": name, "players": [{"name": n, **({"nickname": k} if k else {})}
+                                         for n, k in players]}  # fmt: skip
+    text = tomli_w.dumps(head)
+    assert _read_head(text) == tomllib.loads(text) == head
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['schema = 1\nname = "a"\n# a comment\n', 'schema = 1\nschema = 2\n', 'a.b = 1\n',
+     'x = 1, y = 2\n', 'name = "a"', "players = []\nplayers = []\n", 'd = 2026-12-01\n',
+     '"quoted key" = 1\n', "x = true\n", "players = [\n    { name = 1 },\n]\nx = [1]\n"],
+)  # fmt: skip
+def test_a_header_the_strict_reader_does_not_know_is_read_by_tomllib(text: str) -> None:
+    import tomllib
+
+    from referee.storage.codec import _read_head
+
+    try:
+        expected: object = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = ValueError
+    try:
+        found: object = _read_head(text)
+    except ValueError:
+        found = ValueError
+    assert found == expected
+
+
+def test_tables_are_taken_as_kept_only_when_written_exactly_so(referee: Runner, home: Path) -> None:
+    import tomllib
+
+    from referee.storage.codec import split_events
+
+    referee(*START)
+    referee("kariki", "claim", "9")
+    raw = session_file(home).read_bytes()
+    whole = tomllib.loads(raw.decode())
+    tables = {"options": whole["options"], "ruleset": whole["ruleset"]}
+    wrong = {"options": whole["options"], "ruleset": {**whole["ruleset"], "buy_in": 7}}
+    odd: list[object] = [None, {"options": {}}, {"options": {}, "ruleset": {"x": {1}}}]
+    for kept in (tables, wrong, *odd):
+        found = split_events(raw, whole["events"], whole["undone"], kept)
+        assert found is not None and found[0] == whole  # what the file holds, whatever was kept
+
+
+def test_a_save_writes_the_tables_text_again_only_for_the_very_tables_read(
+    referee: Runner, home: Path
+) -> None:
+    from dataclasses import replace
+
+    from referee.storage import codec
+
+    referee(*START)
+    referee("kariki", "claim", "9")
+    loaded = storage.load(session_file(home))
+    assert loaded.lines is not None and loaded.lines.tables is not None
+    planted = replace(loaded, lines=loaded.lines._replace(tables="[options]\nx = 1\n"))
+    again, _ = codec.session_text(loaded.session, planted)
+    assert "x = 1" in again  # the same tables: their text as it was read
+    other = replace(loaded.session, ruleset={**loaded.session.ruleset, "buy_in": 5})
+    text, lines = codec.session_text(other, planted)
+    assert "x = 1" not in text and "buy_in = 5" in text and text.endswith(str(lines.tables))
+
+
 @given(st.binary(max_size=3000))
 def test_the_sha256_of_one_commands_keys_is_hashlibs(data: bytes) -> None:
     import hashlib

@@ -123,7 +123,8 @@ class Cache:
             if not isinstance(found, dict) or found.get("key") != self.key(digest):
                 return None
             kept = found["session"]
-            split = split_events(raw, kept["events"], kept["undone"])
+            tables = {"options": kept["options"], "ruleset": kept["ruleset"]}
+            split = split_events(raw, kept["events"], kept["undone"], tables)
             if split is None:
                 return None
             session = checked_session(split[0], shown(path))

@@ -119,11 +119,13 @@ class Loaded:
 
 class Lines(NamedTuple):
     """The line of each event of a session's two lists, as its file holds them, beside the
-    event each was read as (or written from). A save writes the line of an event it holds
-    from here (`session_text`): a long night's save writes and reads back only what is new."""
+    event each was read as (or written from), and the text of its tables. A save writes the
+    line of an event it holds from here (`session_text`), and the tables' text while they are
+    the same tables: a long night's save writes and reads back only what is new."""
 
     events: tuple[str, ...] = ()
     undone: tuple[str, ...] = ()
+    tables: str | None = None  # the `options` and `ruleset` tables as written
 
 
 def digest_of(raw: bytes) -> str:
@@ -522,16 +524,24 @@ def session_text(session: Session, known: Loaded | None = None) -> tuple[str, Li
 
     doc = session_to_doc(session)
     head = {k: doc[k] for k in HEAD if k in doc}
-    tables = {k: doc[k] for k in ("options", "ruleset")}
-    head_text, tables_text = tomli_w.dumps(head), tomli_w.dumps(tables)
-    if _parse(head_text) != head or _parse(tables_text) != tables:
+    head_text = tomli_w.dumps(head)
+    if _read_head(head_text) != head:
         raise StorageError("refusing to save: the text would not read back the same")
     kept: dict[int, str] = {}
+    tables_text = None
     if known is not None and known.lines is not None:
         held = (*known.session.events, *known.session.undone)
         written = (*known.lines.events, *known.lines.undone)
         kept = {id(e): line for e, line in zip(held, written, strict=True)}
-    lines = Lines(_lines(session.events, kept), _lines(session.undone, kept))
+        was = known.session
+        if session.options is was.options and session.ruleset is was.ruleset:
+            tables_text = known.lines.tables  # the very tables it was read as: as they were
+    if tables_text is None:
+        tables = {k: doc[k] for k in ("options", "ruleset")}
+        tables_text = tomli_w.dumps(tables)
+        if _parse(tables_text) != tables:
+            raise StorageError("refusing to save: the text would not read back the same")
+    lines = Lines(_lines(session.events, kept), _lines(session.undone, kept), tables_text)
     lists = _list_text("events", lines.events) + _list_text("undone", lines.undone)
     return "".join([head_text, lists, "\n", tables_text]), lines
 
@@ -541,24 +551,41 @@ def _lines(events: tuple[Mapping[str, str | int], ...], kept: dict[int, str]) ->
     return tuple(kept.get(id(e)) or _event_line(tuple(e.items())) for e in events)
 
 
-def split_events(raw: bytes, events: object, undone: object) -> tuple[dict[str, Any], Lines] | None:
+def split_events(
+    raw: bytes, events: object, undone: object, tables: object = None
+) -> tuple[dict[str, Any], Lines] | None:
     """The document in `raw`, a file as `session_to_text` writes it, whose events and undone
-    events are `events` and `undone` (kept elsewhere), and the line of each: its header and
-    tables parsed, its two lists checked character for character instead. None if the bytes
-    are not exactly that (any other file is parsed whole); see `_document` for why the parts
-    may be read apart."""
+    events are `events` and `undone` (kept elsewhere), and the line of each: its header read,
+    its two lists checked character for character instead, and its tables too when `tables`
+    (kept beside them: `{"options": ..., "ruleset": ...}`) are written as the file holds them,
+    else parsed. None if the bytes are not exactly that (any other file is parsed whole); see
+    `_document` for why the parts may be read apart."""
     if not isinstance(events, list) or not isinstance(undone, list):
         return None
     text = raw.decode("utf-8")  # a UnicodeDecodeError is a ValueError: the whole parse says why
     start = _lists_start(text)
-    lines = Lines(_written(events), _written(undone))
-    lists = _list_text("events", lines.events) + _list_text("undone", lines.undone) + "\n"
-    if start is None or not text.startswith(lists, start):
+    lists = Lines(_written(events), _written(undone))
+    listed = _list_text("events", lists.events) + _list_text("undone", lists.undone) + "\n"
+    if start is None or not text.startswith(listed, start):
         return None
-    found = _document(text[:start], text[start + len(lists) :], events, undone)
+    rest = text[start + len(listed) :]
+    found = _document(text[:start], rest, events, undone, _as_written(tables, rest))
     if found is None or "id" not in found:  # no id: one is derived
         return None
-    return found, lines
+    return found, lists._replace(tables=rest)
+
+
+def _as_written(tables: object, text: str) -> dict[str, Any] | None:
+    """`tables` if they are exactly what `text` holds, written as a save writes them (so `text`
+    reads back as them: tomli-w's promise, which every save checks); else None."""
+    import tomli_w
+
+    if not isinstance(tables, dict) or set(tables) != {"options", "ruleset"}:
+        return None
+    try:
+        return tables if tomli_w.dumps(tables) == text else None
+    except (TypeError, ValueError):  # something TOML cannot hold: the parse says what
+        return None
 
 
 def read_canonical(raw: bytes) -> tuple[dict[str, Any], Lines] | None:
@@ -577,8 +604,9 @@ def read_canonical(raw: bytes) -> tuple[dict[str, Any], Lines] | None:
     undone, undone_lines, at = _read_list(text, at, "undone")
     if undone is None or not text.startswith("\n", at):
         return None
-    found = _document(text[:start], text[at + 1 :], events, undone)
-    return None if found is None else (found, Lines(event_lines, undone_lines))
+    rest = text[at + 1 :]
+    found = _document(text[:start], rest, events, undone)
+    return None if found is None else (found, Lines(event_lines, undone_lines, rest))
 
 
 def _lists_start(text: str) -> int | None:
@@ -615,17 +643,23 @@ def _read_list(text: str, at: int, key: str) -> tuple[list[Any] | None, tuple[st
     return found, tuple(lines), at + 2
 
 
-def _document(head: str, rest: str, events: list[Any], undone: list[Any]) -> dict[str, Any] | None:
-    """A whole document from its header, the text after its lists, and the lists.
+def _document(
+    head: str,
+    rest: str,
+    events: list[Any],
+    undone: list[Any],
+    tables: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """A whole document from its header, the text after its lists (`tables`, when the caller
+    knows what it holds), and the lists.
 
     Sound because the parts stand alone: the header holds no table (no line opens one) and only
     the header's keys, the lists are written by `_list_text` (read back as the events they were
     written from: tests/test_storage.py), and the tables hold only `options` and `ruleset`;
     so a parse of the whole is the header's, the lists and the tables' together."""
-    import tomllib
-
-    doc = tomllib.loads(head)
-    tables = tomllib.loads(rest)
+    doc = _read_head(head)
+    if tables is None:
+        tables = _parse(rest)
     if not set(doc) <= set(HEAD) or not set(tables) <= {"options", "ruleset"}:
         return None
     schema = doc.get("schema")
@@ -634,6 +668,28 @@ def _document(head: str, rest: str, events: list[Any], undone: list[Any]) -> dic
         # refused by `migrate`: both parsed whole.
         return None
     return {**doc, "events": events, "undone": undone, **tables}
+
+
+def _read_head(head: str) -> dict[str, Any]:
+    """A file's header as tomllib reads it: one `key = value` a line and the `players` list,
+    as tomli-w writes them, read by the strict reader of event lines (so an action need not
+    load tomllib for its few lines); any other header by tomllib itself."""
+    found: dict[str, Any] = {}
+    at = 0
+    while at < len(head):
+        if head.startswith("players = [", at) and "players" not in found:
+            players, _, at = _read_list(head, at, "players")
+            if players is None:
+                return _parse(head)
+            found["players"] = players
+            continue
+        end = head.find("\n", at)
+        pair = strict_read("{ " + head[at:end] + " }") if end >= 0 else None
+        if pair is None or len(pair) != 1 or not found.keys().isdisjoint(pair):
+            return _parse(head)
+        found.update(pair)
+        at = end + 1
+    return found
 
 
 def _parse(text: str) -> dict[str, Any]:
