@@ -824,11 +824,19 @@ def test_the_sha256_of_one_commands_keys_is_hashlibs(data: bytes) -> None:
     assert hashed.digest() == hashlib.sha256(data).digest()
 
 
-def test_a_command_over_many_files_hashes_with_openssl(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_command_over_many_files_or_a_large_one_hashes_with_openssl(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import hashlib
 
     from referee import sha
 
     monkeypatch.setattr(sha, "_chosen", sha.own_sha256)
     sha.for_many_files()
+    assert sha._chosen is hashlib.sha256
+    monkeypatch.setattr(sha, "_chosen", sha.own_sha256)
+    big = b"x" * sha.LARGE  # and a long night's file: hashed three times a command
+    assert sha.sha256(big[:-1]).digest() == hashlib.sha256(big[:-1]).digest()
+    assert sha._chosen is sha.own_sha256
+    assert sha.sha256(big).digest() == hashlib.sha256(big).digest()
     assert sha._chosen is hashlib.sha256

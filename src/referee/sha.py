@@ -5,7 +5,7 @@ Importing `hashlib` loads OpenSSL, about 5 ms at the start of every command on t
 benchmarks run on: more than hashing a long night's file costs with the interpreter's own
 SHA-256, which loads in a tenth of that. OpenSSL hashes several times faster per byte, so a
 command about to hash many files (every session of the data folder: stats, exports) calls
-`for_many_files` first; both give the same digest.
+`for_many_files` first, and a large file switches to it; both give the same digest.
 """
 
 from __future__ import annotations
@@ -28,8 +28,14 @@ own_sha256: Callable[[bytes], Hash] = _interpreters  # the interpreter's own: lo
 _chosen = own_sha256
 
 
+LARGE = 256 * 1024  # bytes: a file this long is hashed faster by OpenSSL, its load included
+
+
 def sha256(data: bytes = b"") -> Hash:
-    """A SHA-256 hash object of `data` (`update`, `digest`, `hexdigest`), as hashlib's."""
+    """A SHA-256 hash object of `data` (`update`, `digest`, `hexdigest`), as hashlib's; the
+    first large file (a very long night, hashed about three times a command) loads OpenSSL."""
+    if len(data) >= LARGE and _chosen is own_sha256:
+        for_many_files()
     return _chosen(data)
 
 
