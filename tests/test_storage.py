@@ -26,6 +26,27 @@ from referee.text import check_name
 START = ("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday")
 
 
+def three_events(referee: Runner) -> None:
+    """A new Kariki night and its first three events: a claim, a roll, a claim."""
+    referee(*START)
+    for action in (("claim", "9"), ("roll",), ("claim", "10")):
+        referee("kariki", *action)
+
+
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of events of each session a transaction replays from now on."""
+    from referee.session import replay as real
+
+    replays: list[int] = []
+
+    def counted(session: Session) -> Any:
+        replays.append(len(session.events))
+        return real(session)
+
+    monkeypatch.setattr("referee.storage.sessions.replay", counted)
+    return replays
+
+
 # ------------------------------------------------------------------ unreadable files
 
 GOOD_HEAD = 'schema = 1\nname = "friday"\ngame = "kariki"\n'
@@ -353,9 +374,7 @@ def cache_of(home: Path) -> storage.Cache:
 
 
 def test_the_cache_serves_unchanged_bytes_and_replays_any_edit(referee: Runner, home: Path) -> None:
-    referee(*START)
-    for action in (("claim", "9"), ("roll",), ("claim", "10")):
-        referee("kariki", *action)
+    three_events(referee)
     path = session_file(home)
     cache = cache_of(home)
     assert list(cache.root.glob("*.json"))  # the last save left its replay
@@ -385,9 +404,7 @@ def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 def test_a_file_referee_wrote_loads_from_its_kept_replay_without_a_parse(
     referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    referee(*START)
-    for action in (("claim", "9"), ("roll",), ("claim", "10")):
-        referee("kariki", *action)
+    three_events(referee)
     path = session_file(home)
     parses = count_parses(monkeypatch)
     kept = storage.load(path, cache_of(home))
@@ -537,18 +554,10 @@ def test_a_file_not_exactly_as_referee_writes_it_is_parsed_whole(change: Any) ->
 def test_an_undo_after_an_action_takes_the_kept_state_before_it(
     referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    referee(*START)
-    for action in (("claim", "9"), ("roll",), ("claim", "10")):
-        referee("kariki", *action)
     from referee.session import replay as real
 
-    replays: list[int] = []
-
-    def counted(session: Session) -> Any:
-        replays.append(len(session.events))
-        return real(session)
-
-    monkeypatch.setattr("referee.storage.sessions.replay", counted)
+    three_events(referee)
+    replays = count_replays(monkeypatch)
     assert referee("undo").code == 0
     assert replays == []  # the state before the last event was kept with the replay
     after = storage.load(session_file(home))  # RELIABILITY 6: the replay of what is left
@@ -567,18 +576,10 @@ def test_an_undo_after_a_replay_takes_the_state_the_replay_passed(
 
     from referee.session import replay as real
 
-    referee(*START)
-    for action in (("claim", "9"), ("roll",), ("claim", "10")):
-        referee("kariki", *action)
+    three_events(referee)
     shutil.rmtree(cache_of(home).root)  # as after a hand edit, a sync or a first run: replayed
     assert referee("show").code == 0
-    replays: list[int] = []
-
-    def counted(session: Session) -> Any:
-        replays.append(len(session.events))
-        return real(session)
-
-    monkeypatch.setattr("referee.storage.sessions.replay", counted)
+    replays = count_replays(monkeypatch)
     assert referee("undo").code == 0
     assert replays == []  # the show's replay kept the state before the last event
     assert storage.load(session_file(home), cache_of(home)).state == real(
@@ -594,9 +595,7 @@ def test_a_save_writes_and_reads_back_only_the_events_it_did_not_read(
 
     from referee.storage import codec
 
-    referee(*START)
-    for action in (("claim", "9"), ("roll",), ("claim", "10")):
-        referee("kariki", *action)
+    three_events(referee)
     if not kept:
         shutil.rmtree(cache_of(home).root)  # the file is parsed (`read_canonical`), not split
     read_back = codec.read_back
