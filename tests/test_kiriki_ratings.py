@@ -458,3 +458,14 @@ def test_ratings_json_draws_nothing(tmp_path: Path) -> None:
     loaded = modules_after(tmp_path, "ratings", "--json")
     assert "referee.cli.kiriki" in loaded  # the probe really ran the command
     assert not {m for m in loaded if m.split(".")[0] == "rich" or m.startswith("referee.render")}
+
+
+def test_a_redo_of_the_point_that_ended_a_ranked_match_shows_the_kr_change(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock(monkeypatch, 10)
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--ranked", "--name", "one")
+    ended = referee("kr", "resign", "Bob").out.splitlines()[-1]
+    assert ended == "KR: Ann 1516 (+16), Bob 1484 (-16)"
+    assert "KR" not in referee("undo").out
+    assert referee("redo").out.splitlines()[-1] == ended  # the same last screen again

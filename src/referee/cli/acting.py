@@ -125,6 +125,12 @@ def undo_or_redo(space: Workspace, ref: str | None, command: str) -> None:
     else:
         number, done = len(result.session.events), "redid"
     draw_card(result.session, result.loaded.state, f"{done} event {number}: {said}")
+    if command == "redo":
+        from referee.cli.moves import after_redo
+
+        hook = after_redo(games.info(result.session.game))
+        if hook is not None:
+            hook(space)
 
 
 def failed(error: BaseException) -> int | None:

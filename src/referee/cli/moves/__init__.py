@@ -60,6 +60,19 @@ def needed(value: T | None, command: str, what: str) -> T:
     return value
 
 
+def after_redo(game: Any) -> Callable[[Any], None] | None:
+    """What a game says under the card when a redo puts an event back (its moves module's
+    `AFTER_REDO`, given the workspace), as the action that made the event said it."""
+    if game.moves is None:
+        return None
+    import importlib
+
+    found: Callable[[Any], None] | None = getattr(
+        importlib.import_module(game.moves), "AFTER_REDO", None
+    )
+    return found
+
+
 def moves_of(game: Any) -> Moves:
     """A game's action commands (`game` is its `GameInfo`): none for a game without sessions."""
     if game.moves is None:

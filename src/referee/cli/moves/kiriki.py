@@ -84,6 +84,9 @@ def after(space: Workspace) -> None:
             output.print_wrapped(said)
 
 
+AFTER_REDO = after  # a redo of the point that ended a ranked match says it too
+
+
 RANK = (Word("rank", "words", required=True),)
 DICE = (Word("dice", "words", required=True),)
 MOVES: Moves = {
