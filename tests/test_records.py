@@ -125,3 +125,25 @@ def test_a_records_init_takes_the_arguments_a_dataclasss_takes() -> None:
         Made(-1)  # __post_init__ runs
     with pytest.raises(dataclasses.FrozenInstanceError):
         del made.a
+
+
+@record
+class Child(Pair):
+    extra: int = 5
+
+
+@pytest.mark.parametrize("value", [Pair(1, 2, "n"), Child(1, 2, "n", 7), One((1, 2)), Empty()])
+def test_copy_deepcopy_and_pickle_give_an_equal_record(value: Any) -> None:
+    import copy
+    import pickle
+
+    for again in (copy.copy(value), copy.deepcopy(value), pickle.loads(pickle.dumps(value))):
+        assert again == value and again is not value
+        assert repr(again) == repr(value)
+
+
+def test_the_init_declares_what_dataclass_declares() -> None:
+    import inspect
+
+    assert inspect.signature(Pair) == inspect.signature(Plain)
+    assert Pair.__init__.__annotations__ == Plain.__init__.__annotations__

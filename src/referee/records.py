@@ -47,10 +47,15 @@ def record(
         made.__init__ = _init(made, every)  # type: ignore[method-assign]
         made.__setattr__ = _setattr  # type: ignore[method-assign]
         made.__delattr__ = _delattr  # type: ignore[method-assign]
+        # copy, deepcopy and pickle set the fields as __init__ does (dataclass adds these
+        # two to a frozen, slotted class; the default state would meet __setattr__).
+        made.__getstate__ = _getstate  # type: ignore[method-assign]
+        made.__setstate__ = _setstate  # type: ignore[attr-defined]
         compared = [f.name for f in every if f.compare]
         hashed = [f.name for f in every if (f.compare if f.hash is None else f.hash)]
         made._compared = staticmethod(_getter(compared))  # type: ignore[attr-defined]
         made._hashed = staticmethod(_getter(hashed))  # type: ignore[attr-defined]
+        made._names = tuple(f.name for f in every)  # type: ignore[attr-defined]
         made._shown = tuple(f.name for f in every if f.repr)  # type: ignore[attr-defined]
         made.__eq__ = _eq  # type: ignore[method-assign]
         made.__hash__ = _hash  # type: ignore[method-assign]
@@ -104,6 +109,8 @@ def _init(cls: type, every: tuple[Field[Any], ...]) -> Callable[..., None]:
     exec(f"def __init__({signature}) -> None:\n" + ("\n".join(body) or "    pass"), names)
     init: Callable[..., None] = names["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
+    # What dataclass's __init__ declares, for inspect.signature and typing.get_type_hints.
+    init.__annotations__ = {f.name: f.type for f in every} | {"return": None}
     return init
 
 
@@ -113,6 +120,15 @@ def _setattr(self: Any, name: str, value: object) -> None:
 
 def _delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, name) for name in self._names]
+
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    for name, value in zip(self._names, state, strict=True):
+        object.__setattr__(self, name, value)
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
