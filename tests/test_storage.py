@@ -569,6 +569,30 @@ def test_an_undo_after_an_action_takes_the_kept_state_before_it(
     )
 
 
+def test_a_kept_state_before_the_last_event_that_does_not_lead_to_the_kept_state_is_replayed(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+    from dataclasses import replace
+
+    from referee.plain import to_plain
+    from referee.session import replay as real
+
+    three_events(referee)
+    path = session_file(home)
+    entry = cache_of(home).entry(path)
+    kept = json.loads(entry.read_text())
+    # The right key, a state of this very night, but not the one before its last event: the
+    # state after its first event (planted, or written by a broken save).
+    first = storage.load(path).session
+    kept["before"] = to_plain(real(replace(first, events=first.events[:1])))
+    entry.write_text(json.dumps(kept))
+    replays = count_replays(monkeypatch)
+    assert referee("undo").code == 0
+    assert replays == [2]  # not believed: what is left is replayed
+    assert storage.load(path, cache_of(home)).state == real(storage.load(path).session)
+
+
 def test_an_undo_after_a_replay_takes_the_state_the_replay_passed(
     referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from referee.codeid import code_digest
 from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
+from referee.session import event_of
 from referee.sha import sha256
 from referee.storage import files
 from referee.storage.atomic import atomic_write
@@ -151,13 +152,19 @@ class Cache:
 
     def before(self, loaded: Loaded) -> Any:
         """The state after every event of `loaded` but the last, if its kept replay held it
-        (an undo needs no replay then), else None."""
-        if loaded.kept_before is None:
+        (an undo needs no replay then), else None.
+
+        Believed only when the last event leads from it to the kept state: an entry written
+        wrong or planted with the right key only means a replay."""
+        if loaded.kept_before is None or not loaded.session.events:
             return None
+        engine = loaded.session.engine
         try:
-            return from_plain(loaded.session.engine.state_type, loaded.kept_before)
+            before = from_plain(engine.state_type, loaded.kept_before)
+            after = engine.checked_apply(before, event_of(engine, loaded.session.events[-1]))
         except (ValueError, KeyError, TypeError, RecursionError, RefereeError):
             return None
+        return before if after == loaded.state else None
 
     def put(self, loaded: Loaded, before: Any = None) -> None:
         """Keep `loaded` as the replay of the bytes it was read from or saved as (best effort),
