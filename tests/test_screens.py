@@ -109,11 +109,17 @@ def test_after_an_action_everything_fits_a_phone_with_its_keyboard_open(
     assert max(len(line) for line in lines) <= 40
 
 
-@given(st.text(alphabet=" \tab\n-", max_size=120), st.integers(min_value=1, max_value=60))
-def test_a_text_is_counted_in_the_lines_textwrap_wraps_it_in(text: str, columns: int) -> None:
-    import textwrap
+@given(st.text(alphabet=" \tab\n-漢é", max_size=120), st.integers(min_value=2, max_value=60))
+def test_a_text_is_counted_in_the_lines_rich_prints_it_in(text: str, columns: int) -> None:
+    import io
 
-    from referee.text import wrapped_lines
+    from rich.console import Console
+    from rich.text import Text
 
-    expected = sum(len(textwrap.wrap(line, columns)) or 1 for line in text.splitlines())
-    assert wrapped_lines(text, columns) == expected
+    from referee.render.common import wrapped_lines
+
+    out = io.StringIO()
+    console = Console(file=out, width=columns, no_color=True, legacy_windows=False)
+    for line in text.splitlines():
+        console.print(Text(line))  # as output.draw prints a ruling, one line at a time
+    assert wrapped_lines(text, columns) == out.getvalue().count("\n")

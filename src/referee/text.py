@@ -99,14 +99,3 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
         raise UsageError(f"unknown {what} {quote(text)}: did you mean {quote(guess)}?")
     shown = ", ".join(labels[:12]) or "none"
     raise UsageError(f"unknown {what} {quote(text)}: try {shown}")
-
-
-def wrapped_lines(text: str, columns: int) -> int:
-    """How many lines `text` takes on a screen of `columns`, wrapped at words (as Rich wraps a
-    ruling or a card's line): what a screen's layout counts to fit it."""
-    lines = text.splitlines()
-    if all(len(line) <= columns and "\t" not in line for line in lines):
-        return len(lines)  # each fits as it is (textwrap, for the rest, would say the same)
-    import textwrap
-
-    return sum(len(textwrap.wrap(line, columns)) or 1 for line in lines)

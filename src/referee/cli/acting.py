@@ -15,7 +15,6 @@ from referee import games, storage
 from referee.cli import output
 from referee.errors import RefereeError, RuleViolation, StorageError, UsageError, quote
 from referee.session import Session, append, notation, replay, resolve_player
-from referee.text import wrapped_lines
 
 
 def home() -> storage.Home:
@@ -181,6 +180,8 @@ def draw_card(
     render = games.module(session.game, "render")
     width = output.width()
     if full is None:
+        from referee.render.common import wrapped_lines
+
         used = above + (wrapped_lines(ruling, width) if ruling else 0)
         # Two lines of the screen are not ours: the line typed, and the prompt after the card.
         full = render.card_lines(state, width) + used <= output.height() - 2

@@ -28,3 +28,16 @@ def history(rows: list[tuple[int, str, str]]) -> RenderableType:
 def literal(text: str, style: str = "") -> Text:
     """Text from a user or a file, shown as typed: no markup, no raw control characters."""
     return Text(printable(text), style=style)
+
+
+def wrapped_lines(text: str, columns: int) -> int:
+    """How many lines `text` takes on a screen of `columns`, wrapped at words (as Rich wraps a
+    ruling or a card's line): what a screen's layout counts to fit it."""
+    lines = text.splitlines()
+    if all(len(line) <= columns and line.isascii() and "\t" not in line for line in lines):
+        return len(lines)  # each fits as it is: one cell a character
+    # Counted in cells, as Rich wraps (a wide character, CJK say, takes two).
+    from rich.console import Console
+
+    console = Console(width=columns, no_color=True, legacy_windows=False)
+    return sum(len(Text(line, tab_size=8).wrap(console, columns)) for line in lines)

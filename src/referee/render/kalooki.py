@@ -20,7 +20,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.kalooki_game import Phase, State, VoidDeal
-from referee.text import printable, wrapped_lines
+from referee.render.common import wrapped_lines
+from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')

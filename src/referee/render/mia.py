@@ -12,7 +12,8 @@ from rich.text import Text
 
 from referee.games.mia import Phase, State, announceable
 from referee.notation.mia import chance_at_least
-from referee.text import printable, wrapped_lines
+from referee.render.common import wrapped_lines
+from referee.text import printable
 
 BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
 
