@@ -147,3 +147,23 @@ def test_the_init_declares_what_dataclass_declares() -> None:
 
     assert inspect.signature(Pair) == inspect.signature(Plain)
     assert Pair.__init__.__annotations__ == Plain.__init__.__annotations__
+
+
+@record
+class Typed:
+    data: Any
+    pair: Pair | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TypedTwin:
+    data: Any
+    pair: Pair | None = None
+
+
+def test_the_inits_field_types_resolve_in_the_records_module() -> None:
+    import typing
+
+    # Under `from __future__ import annotations` each type is text, read in the __init__'s
+    # globals: the record's module, as dataclass's __init__ reads it.
+    assert typing.get_type_hints(Typed.__init__) == typing.get_type_hints(TypedTwin.__init__)

@@ -18,6 +18,7 @@ text depends on the fields; the rest are the functions below, shared by every re
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, field, fields
 from operator import attrgetter
@@ -106,8 +107,20 @@ def _init(cls: type, every: tuple[Field[Any], ...]) -> Callable[..., None]:
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     signature = ", ".join(["self", *params, *(["*", *keywords] if keywords else [])])
-    exec(f"def __init__({signature}) -> None:\n" + ("\n".join(body) or "    pass"), names)
-    init: Callable[..., None] = names["__init__"]
+    # Made inside a function taking `names`, and run in the record's module (as dataclass
+    # makes its __init__): typing.get_type_hints reads the fields' types, text under
+    # `from __future__ import annotations`, in the function's globals.
+    text = "\n".join(f"    {line}" for line in body) or "        pass"
+    made: dict[str, Any] = {}
+    module = sys.modules.get(cls.__module__)
+    exec(
+        f"def __make({', '.join(names)}):\n"
+        f"  def __init__({signature}) -> None:\n{text}\n"
+        "  return __init__",
+        module.__dict__ if module is not None else {},
+        made,
+    )
+    init: Callable[..., None] = made["__make"](**names)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     # What dataclass's __init__ declares, for inspect.signature and typing.get_type_hints.
     init.__annotations__ = {f.name: f.type for f in every} | {"return": None}
