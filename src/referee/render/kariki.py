@@ -14,6 +14,7 @@ from rich.text import Text
 
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
+from referee.render.common import wrapped_lines
 from referee.text import printable
 
 GLYPHS: dict[Cause, str] = {
@@ -188,13 +189,19 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
             row = blocks[start : start + per_row]
             grid.add_row(*row, *([""] * (per_row - len(row))))
         parts.append(grid)
-    used = [c for c in Cause if any(c in s.berries for s in state.seats)]
+    used = _full_legend(state)
     if used:
-        parts.append(Text("  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used), style="dim"))
+        parts.append(Text(used, style="dim"))
     if state.has_money:
         parts.append(money(state))
     parts.append(status(state))
     return Group(*parts)
+
+
+def _full_legend(state: State) -> str:
+    """The full card's line naming the berry letters in use ("" when none is)."""
+    used = [c for c in Cause if any(c in s.berries for s in state.seats)]
+    return "  ".join(f"{GLYPHS[c]} {LEGEND[c]}" for c in used)
 
 
 # ---------------------------------------------------------------------------- the compact card
@@ -295,7 +302,8 @@ def card_lines(state: State, width: int) -> int:
         for block in (player_block(state, i, block_width) for i in range(len(state.seats)))
     ]
     tall = sum(max(heights[r : r + per_row]) for r in range(0, len(heights), per_row))
-    legend = 1 if any(s.berries for s in state.seats) else 0
+    used = _full_legend(state)  # wraps at words on a narrow screen
+    legend = wrapped_lines(used, width) if used else 0
     paid = len(money(state).wrap(console, width)) if state.has_money else 0
     return 1 + tall + legend + paid + len(status(state).wrap(console, width))
 

@@ -3,8 +3,6 @@ needs, the standing claim on the ladder, the shown die, and who acts with what."
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -12,6 +10,7 @@ from referee.games.kiriki import TOP_CLAIM, Phase, State, legal_actions, needs, 
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
+from referee.render.common import wrapped_lines
 from referee.text import printable
 
 # Seven-segment digits, three rows each: plain ASCII, so they line up on any terminal.
@@ -81,6 +80,11 @@ def status(state: State) -> Text:
 
 def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
     """The match: the big score (one line when compact), the claim on the ladder, the status."""
+    return Group(*_parts(state, title, width, compact))
+
+
+def _parts(state: State, title: str, width: int, compact: bool) -> list[Text]:
+    """The card's lines, as `card` draws them."""
     header = Text()
     header.append("KIRIKI", style="bold")
     header.append(f" {printable(title)}")
@@ -90,7 +94,7 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
     names = [
         printable(s.name) + (f" ({printable(s.nickname)})" if s.nickname else "") for s in (a, b)
     ]
-    parts: list[RenderableType] = [header]
+    parts = [header]
     if compact:
         parts.append(Text(f"{names[0]} {a.points} - {b.points} {names[1]}", style="bold"))
     else:
@@ -112,18 +116,10 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
     elif state.need is not None:
         parts.append(Text(ladder(state.need, width >= WIDE), style="dim"))
     parts.append(status(state))
-    return Group(*parts)
+    return parts
 
 
 def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes at `width` columns."""
-    body = [needs(state) + (" (ranked)" if state.ranked else "")]
-    said = stakes(state)
-    if said and not state.is_over:
-        body.append(printable(said))
-    if state.claim is not None:
-        body += [ladder(state.claim, width >= WIDE), "claim: " + LADDER.name(state.claim)]
-    elif state.need is not None:
-        body.append(ladder(state.need, width >= WIDE))
-    body += status(state).plain.splitlines()
-    return 1 + 4 + sum(max(1, len(textwrap.wrap(line, max(width, 20)))) for line in body)
+    """How many lines the full card takes at `width` columns: each line as it wraps, in cells
+    (the names' line, the claim with its claimer, a status naming a player)."""
+    return sum(wrapped_lines(part.plain, width) for part in _parts(state, "", width, False))

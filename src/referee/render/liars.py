@@ -15,6 +15,7 @@ from rich.text import Text
 
 from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
 from referee.notation.bids import count_dice
+from referee.render.common import wrapped_lines
 from referee.render.liars_words import play_goes
 from referee.text import printable
 
@@ -192,5 +193,6 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 
 def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes (so the CLI can choose a layout)."""
-    return len(card_text(state, "", width))
+    """How many lines the full card takes (so the CLI can choose a layout): a line a player
+    is wider than a narrow screen, or than 40 columns with names of wide characters."""
+    return sum(wrapped_lines(line.plain, width) for line in card_text(state, "", width))

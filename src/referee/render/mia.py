@@ -88,15 +88,23 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
         if out:
             lines.append(Text("out: " + ", ".join(out), style="red"))
     else:
-        for i, seat in enumerate(state.seats):
-            mark = i == on_turn
-            line = Text("> " if mark else "  ", style="bold")
-            line.append(f"{_who(state, i):<16}", style="bold" if mark else "")
-            line.append(f" {lives_row(seat.lives, state.rules.lives)}",
-                        style="dim" if seat.lives == 0 else "")  # fmt: skip
-            lines.append(line)
+        lines += _rows(state)
     lines.append(status(state, full=not compact))
     return Group(*lines)
+
+
+def _rows(state: State) -> list[Text]:
+    """The full card's line a player: who, his lives."""
+    on_turn = None if state.is_over else state.turn
+    lines = []
+    for i, seat in enumerate(state.seats):
+        mark = i == on_turn
+        line = Text("> " if mark else "  ", style="bold")
+        line.append(f"{_who(state, i):<16}", style="bold" if mark else "")
+        line.append(f" {lives_row(seat.lives, state.rules.lives)}",
+                    style="dim" if seat.lives == 0 else "")  # fmt: skip
+        lines.append(line)
+    return lines
 
 
 def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
@@ -117,5 +125,6 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
 
 def card_lines(state: State, width: int) -> int:
     """How many lines the full card takes (so the CLI can choose a layout)."""
-    # the status wraps at words on a narrow screen: count what it takes
-    return 1 + len(state.seats) + wrapped_lines(status(state).plain, width)
+    # a player's line and the status wrap at words on a narrow screen: count what they take
+    rows = sum(wrapped_lines(line.plain, width) for line in _rows(state))
+    return 1 + rows + wrapped_lines(status(state).plain, width)
