@@ -42,3 +42,16 @@ def test_card_lines_is_what_the_full_card_takes_on_a_narrow_screen(wide: bool, w
             if counted != len(drawn.splitlines()):
                 wrong.append((game, number * 7, counted, len(drawn.splitlines())))
     assert wrong == []
+
+
+@pytest.mark.parametrize("title", ["a-long-session-name-2026-12-01", "x" * 64])
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_card_lines_counts_a_long_title_that_wraps_the_header(title: str, width: int) -> None:
+    wrong = []
+    for game, render, every in nights(wide=False):
+        for number, state in enumerate(every):
+            drawn = card_text(render.card(state, title, width, compact=False), width)  # type: ignore[attr-defined]
+            counted = render.card_lines(state, width, title)  # type: ignore[attr-defined]
+            if counted != len(drawn.splitlines()):
+                wrong.append((game, number * 7, counted, len(drawn.splitlines())))
+    assert wrong == []

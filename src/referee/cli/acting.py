@@ -184,7 +184,7 @@ def draw_card(
 
         used = above + (wrapped_lines(ruling, width) if ruling else 0)
         # Two lines of the screen are not ours: the line typed, and the prompt after the card.
-        full = render.card_lines(state, width) + used <= output.height() - 2
+        full = render.card_lines(state, width, session.name) + used <= output.height() - 2
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))
     output.draw(*screens)

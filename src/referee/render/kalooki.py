@@ -290,9 +290,11 @@ def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
     return [header, *rows, *legend(state, rows, heads, width), *situation(state, width)]
 
 
-def card_lines(state: State, width: int) -> int:
-    """How many lines the full sheet takes on the screen (a status line may wrap)."""
-    return sum(wrapped_lines(line.plain, width) for line in _card(state, "", width, compact=False))
+def card_lines(state: State, width: int, title: str = "") -> int:
+    """How many lines the full sheet titled `title` takes on the screen (a status line, or the
+    header with a long title, may wrap)."""
+    lines = _card(state, title, width, compact=False)
+    return sum(wrapped_lines(line.plain, width) for line in lines)
 
 
 def totals_card(state: State, title: str, width: int = 40) -> RenderableType:

@@ -119,7 +119,7 @@ def _parts(state: State, title: str, width: int, compact: bool) -> list[Text]:
     return parts
 
 
-def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes at `width` columns: each line as it wraps, in cells
-    (the names' line, the claim with its claimer, a status naming a player)."""
-    return sum(wrapped_lines(part.plain, width) for part in _parts(state, "", width, False))
+def card_lines(state: State, width: int, title: str = "") -> int:
+    """How many lines the full card titled `title` takes at `width` columns: each line as it
+    wraps, in cells (the header, the names' line, the claim with its claimer, the status)."""
+    return sum(wrapped_lines(part.plain, width) for part in _parts(state, title, width, False))

@@ -192,7 +192,8 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
     return Group(*card_text(state, title, width, compact))
 
 
-def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes (so the CLI can choose a layout): a line a player
-    is wider than a narrow screen, or than 40 columns with names of wide characters."""
-    return sum(wrapped_lines(line.plain, width) for line in card_text(state, "", width))
+def card_lines(state: State, width: int, title: str = "") -> int:
+    """How many lines the full card titled `title` takes (so the CLI can choose a layout): a
+    line a player is wider than a narrow screen, or than 40 columns with names of wide
+    characters, and a long title wraps the header."""
+    return sum(wrapped_lines(line.plain, width) for line in card_text(state, title, width))

@@ -75,12 +75,7 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
     """The table: a line per player with his lives (compact: the players still in, packed),
     then the status."""
     width = min(width, 40)  # the card is a phone's: wider screens just have room around it
-    header = Text()
-    header.append("MIA", style="bold")
-    header.append(f" {printable(title)}")
-    right = f"round {state.round}"
-    header.append(" " * max(1, width - len(header) - len(right)) + right)
-    lines: list[RenderableType] = [header]
+    lines: list[RenderableType] = [_header(state, title, width)]
     on_turn = None if state.is_over else state.turn
     if compact:
         lines += _packed(state, width, on_turn)
@@ -91,6 +86,16 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
         lines += _rows(state)
     lines.append(status(state, full=not compact))
     return Group(*lines)
+
+
+def _header(state: State, title: str, width: int) -> Text:
+    """`MIA title    round 3`, the round at the right of `width`."""
+    header = Text()
+    header.append("MIA", style="bold")
+    header.append(f" {printable(title)}")
+    right = f"round {state.round}"
+    header.append(" " * max(1, width - len(header) - len(right)) + right)
+    return header
 
 
 def _rows(state: State) -> list[Text]:
@@ -123,8 +128,9 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
     return rows
 
 
-def card_lines(state: State, width: int) -> int:
-    """How many lines the full card takes (so the CLI can choose a layout)."""
-    # a player's line and the status wrap at words on a narrow screen: count what they take
+def card_lines(state: State, width: int, title: str = "") -> int:
+    """How many lines the full card titled `title` takes (so the CLI can choose a layout)."""
+    # a long title, a player's line and the status wrap at words on a narrow screen
+    header = wrapped_lines(_header(state, title, min(width, 40)).plain, width)
     rows = sum(wrapped_lines(line.plain, width) for line in _rows(state))
-    return 1 + rows + wrapped_lines(status(state).plain, width)
+    return header + rows + wrapped_lines(status(state).plain, width)

@@ -127,7 +127,7 @@ def share_card(session: Session, state: Any) -> ShareCard:
         standings=standings(outcome, engine.scores(state), tuple(p.name for p in session.players)),
         narrow=phone_card(
             lambda width: card(state, session.name, width, compact=False),
-            lambda width: int(render.card_lines(state, width)),
+            lambda width: int(render.card_lines(state, width, session.name)),
         ),
         wide=card_text(card(state, session.name, WIDE, compact=False), WIDE),
     )
