@@ -217,8 +217,9 @@ def test_the_joker_swap_moves_the_joker_to_the_high_end() -> None:
 
 
 def test_a_player_down_tacks_onto_anyone_s_melds() -> None:
-    state = play(f"{RUN_ROUND}; {LAID}; Ann down 10H 10S 10D / JC JS JD / 5H 6H 7H 8H", game())
-    after = play("Ann tack 9S on 3", state)  # Cy's four, tacked by Ann
+    # Ann's call leaves her two cards to keep after her lay-down: Cy has laid all his
+    laid = f"{RUN_ROUND}; {LAID}; Ann call; Ann down 10H 10S 10D / JC JS JD / 5H 6H 7H 8H"
+    after = play("Ann tack 9S on 3", play(laid, game()))  # Cy's four, tacked by Ann
     assert show(list(after.table[2].cards)) == "5S 6S 7S 8S 9S" and after.table[2].owner == "Cy"
     assert show(list(play("Cy tack 10C on 4", after).table[3].cards)) == "10S 10H 10D 10C"
     with pytest.raises(RuleViolation, match="does not fit a three"):
@@ -432,6 +433,41 @@ def test_going_out_needs_a_lay_down_this_round(script: str, refused: str | None)
         play(script, game())
 
 
+# Round 1 deals 9 and its contract is 9 cards: a lay-down without a call keeps only the drawn
+# card, the discard that takes the player out. Nobody else can empty his hand after that.
+EMPTIED = [
+    pytest.param(f"Ann down {R1}", "Ann has one card left: out Ann ends the round", id="laid-all"),
+    pytest.param(f"Ann down {R1}; Ann tack 9C on 3", "Ann has no card left", id="laid-the-last"),
+    pytest.param(f"Bob call; Bob down {R1}", "Bob lays down", id="a-call-keeps-two"),
+    pytest.param(f"Ann down {R1}; Bob down {R1}",
+                 "that lays Bob's last card, but Ann has laid every card already and goes out:"
+                 " out Ann ends the round", id="a-second-player-empties-his-hand"),
+    pytest.param(f"Ann down {R1}; Bob call; Bob down {R1}; Bob out",
+                 "Ann has laid every card, so Ann goes out, not Bob: out Ann",
+                 id="another-player-goes-out"),
+    pytest.param(f"Ann call; Ann down {R1}; Bob down {R1}; Ann tack 9C on 3; Ann tack 7C on 1",
+                 "that lays Ann's last card, but Bob has laid every card", id="a-tack-empties"),
+    pytest.param(f"Ann down {R1}; Bob call", "Bob calls the discard", id="a-call-after-it"),
+    pytest.param(f"Ann down {R1}; Ann tack 9C on 3; Ann out", "Ann goes out", id="out-after-it"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("script", "said"), EMPTIED)
+def test_who_lays_every_card_is_the_one_who_goes_out(script: str, said: str) -> None:
+    if said.startswith(("that", "Ann has laid")):
+        with pytest.raises(RuleViolation) as refused:
+            play(script, game())
+        assert str(refused.value).startswith(said)
+        return
+    assert said in words(play(script, game()).ruling)
+
+
+def test_the_player_who_laid_every_card_goes_out_and_the_round_closes() -> None:
+    state = play(f"Ann down {R1}; Bob call; Bob down {R1}; Ann out", game())
+    state = play("Bob hand 5H; Cy hand points 40; Dee hand points 60", state)
+    assert (state.round, [s.total for s in state.seats]) == (2, [0, 5, 40, 60])
+
+
 OUT_R1 = f"Ann down {R1}; Ann out"
 NINE_CARDS = "2C 3C 4C 5C 6C 8C 9C 10C QD"  # 57 points
 BOB_DOWN = "Bob call; Bob down 10S 10H 10D / JS JH JD / QS QH QD"  # 11 held, 9 laid
@@ -544,7 +580,7 @@ NEW_MELDS = [
                  "a three of 10s already (meld 4 on the table)", id="after-an-earlier-new-meld"),
     pytest.param(f"{RUN_ROUND}; Cy down 7H 7S 7D / 8C 8S 8D / 5S 6S 7S 8S; Cy down 10S JS QS KS",
                  "Cy has a four in spades already (meld 3", id="a-second-four-in-spades"),
-    pytest.param(f"Ann down {R1}; {BOB_DOWN}; Bob down 9C 9C JK",
+    pytest.param(f"Ann down {R1}; Bob call; {BOB_DOWN}; Bob down 9C 9C JK",
                  None, id="another-players-three-of-9s"),
     pytest.param(f"Ann call; Ann down {R1}; Ann down 10C 10S JK", None, id="a-new-rank"),
 ]  # fmt: skip

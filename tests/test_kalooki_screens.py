@@ -50,7 +50,9 @@ MID = [  # round 2 with nine melds on the table: the full sheet does not fit 24 
     "kal hand Bob --points 40",
     "kal hand Cy --points 50",
     "kal hand Dee --points 60",
-    "kal call Cy",
+    "kal call Cy",  # a call leaves two cards in hand after a lay-down: Ann lays her last
+    "kal call Bob",
+    "kal call Dee",
     "kal down Bob 7S 7H 7D / 8S 8H 8D / 2S 3S 4S 5S",
     "kal down Dee 10S 10H 10D / JS JH JD / 2H 3H 4H JK",
     "kal down Ann QS QH QD / KS KH KD / 2D 3D 4D 5D",
@@ -154,7 +156,7 @@ Eve wins with 313
 KALOOKI mid
 rnd code dl by    Ann   Bob    Cy   Dee
  1  333   9 Ann    *0    40    50    60
- 2> 334  10 Bob     .     .    '.     .
+ 2> 334  10 Bob     .    '.    '.    '.
  3  344  11 Cy      .     .     .     .
  4  444  12 Dee     .     .     .     .
  5  3333 12 Ann     .     .     .     .
@@ -163,7 +165,7 @@ rnd code dl by    Ann   Bob    Cy   Dee
  8  3444 15 Dee     .     .     .     .
  9  4444 16 Ann     .     .     .     .
 total               0    40    50    60
-calls/3             0     0     1     0
+calls/3             0     1     1     1
 * went out, ' a call
 1) 7S 7H 7D (Bob)  2) 8S 8H 8D (Bob)
 3) 2S 3S 4S 5S (Bob)
@@ -177,9 +179,9 @@ down: Ann, Bob, Dee
 KALOOKI mid
 rnd code dl by  An Bo Cy De
  1  333   9 An  *0 40 50 60
- 2> 334  10 Bo   .  . '.  .
+ 2> 334  10 Bo   . '. '. '.
 total            0 40 50 60
-calls/3          0  0  1  0
+calls/3          0  1  1  1
 * went out, ' a call
 An=Ann Bo=Bob De=Dee
 1) 7S 7H 7D (Bob)
@@ -194,10 +196,10 @@ An=Ann Bo=Bob De=Dee
 R2 334, Bob deals
 down: Ann, Bob, Dee
 ''', id="unplayed-rounds-give-way-first"),
-    pytest.param([*MID, "kal out Bob"], "kal hand Cy 5H 6H", "40", 1, '''\
+    pytest.param([*MID, "kal out Ann"], "kal hand Cy 5H 6H", "40", 1, '''\
 error: 2 cards typed, but Cy holds 12 cards (10 dealt + 2 for 1 call, never laid down)
 ''', id="a-mistyped-hand-says-the-count"),
-    pytest.param([*MID, "kal out Bob"], "kal hand Cy --points 12", "40", 1,
+    pytest.param([*MID, "kal out Ann"], "kal hand Cy --points 12", "40", 1,
                  "error: 12 points typed, but Cy holds 12 cards (10 dealt + 2 for 1 call,"
                  " never laid down): they score 23 to 260, from what the table and the hands"
                  " typed leave of the pack\n", id="points-no-12-cards-make"),

@@ -256,6 +256,14 @@ class RoundClosed(NamedTuple):
     next_contract: str | None
 
 
+class Emptied(NamedTuple):
+    """`player` has laid every card he holds between turns: `kept` is 1 while his last discard
+    is still in his hand on this turn, 0 once he has laid that too. He is out; `out` says so."""
+
+    player: str
+    kept: int
+
+
 class GameWon(NamedTuple):
     """After the last round: the lowest total (several on a tie)."""
 
@@ -264,8 +272,8 @@ class GameWon(NamedTuple):
 
 
 Fact = (
-    Started | Called | LaidDown | Tacked | Reshuffled | Voided | WentOut | Scored | RoundClosed
-    | GameWon | Fixed
+    Started | Called | LaidDown | Tacked | Emptied | Reshuffled | Voided | WentOut | Scored
+    | RoundClosed | GameWon | Fixed
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -437,6 +445,15 @@ def _playing(state: State, what: str) -> None:
         raise RuleViolation(f"{out} went out: {what} waits for the next round; enter the hands")
 
 
+def _emptied(state: State, but: int) -> Seat | None:
+    """A player other than `but` who has laid every card he holds between turns, if any: he goes
+    out with his last discard (or lay), so nobody else can empty his hand this round."""
+    for k, seat in enumerate(state.seats):
+        if k != but and seat.laid >= _held(state.rules, state.round, seat.calls_hand)[0]:
+            return seat
+    return None
+
+
 def _set_seat(state: State, i: int, **changes: object) -> State:
     seats = list(state.seats)
     seats[i] = replace(seats[i], **changes)  # type: ignore[arg-type]
@@ -503,7 +520,21 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
     )
     facts.append(LaidDown(seat.name, len(state.table) + 1, tuple(m.cards for m in laid), contract))
     state = replace(state, table=state.table + laid)
-    return _set_seat(state, i, down=True, laid=seat.laid + count)
+    return _laid(_set_seat(state, i, down=True, laid=seat.laid + count), i, facts)
+
+
+def _laid(state: State, i: int, facts: list[Fact]) -> State:
+    """After player `i` lays cards: tell when that leaves him no card to keep (he is out)."""
+    seat = state.seats[i]
+    most = _held(state.rules, state.round, seat.calls_hand)[0]
+    if seat.laid >= most:
+        if (other := _emptied(state, i)) is not None:
+            raise RuleViolation(
+                f"that lays {seat.name}'s last card, but {other.name} has laid every card"
+                f" already and goes out: out {other.name} ends the round"
+            )
+        facts.append(Emptied(seat.name, most + 1 - seat.laid))
+    return state
 
 
 def _held(rules: Rules, round_number: int, calls: int) -> tuple[int, str]:
@@ -593,7 +624,7 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     table[event.meld - 1] = new
     facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards))
     state = replace(state, table=tuple(table))
-    return _set_seat(state, i, laid=state.seats[i].laid + 1)
+    return _laid(_set_seat(state, i, laid=state.seats[i].laid + 1), i, facts)
 
 
 def _tack_three(state: State, meld: TableMeld, event: Tack) -> TableMeld:
@@ -724,6 +755,11 @@ def _out(state: State, i: int, facts: list[Fact]) -> State:
     if not state.seats[i].down:
         raise RuleViolation(
             f"{name} has not laid down this round: {name} lays down the contract before going out"
+        )
+    if (other := _emptied(state, i)) is not None:
+        raise RuleViolation(
+            f"{other.name} has laid every card, so {other.name} goes out, not {name}:"
+            f" out {other.name} (or undo the lay that emptied {other.name}'s hand)"
         )
     facts.append(WentOut(name))
     state = _set_seat(state, i, hand=0)
