@@ -167,3 +167,26 @@ def test_the_inits_field_types_resolve_in_the_records_module() -> None:
     # Under `from __future__ import annotations` each type is text, read in the __init__'s
     # globals: the record's module, as dataclass's __init__ reads it.
     assert typing.get_type_hints(Typed.__init__) == typing.get_type_hints(TypedTwin.__init__)
+
+
+def test_a_field_without_a_default_after_one_with_is_refused_as_dataclass_refuses_it() -> None:
+    def declare(make: Any) -> None:
+        @make
+        class Late:
+            a: int = 0
+            b: int
+
+    with pytest.raises(TypeError) as theirs:
+        declare(dataclasses.dataclass(frozen=True, slots=True))
+    with pytest.raises(TypeError) as ours:
+        declare(record)
+    assert (
+        str(ours.value) == str(theirs.value) == "non-default argument 'b' follows default argument"
+    )
+
+    @record
+    class Keyword:  # a keyword-only field may come after a default
+        a: int = 0
+        b: int = dataclasses.field(kw_only=True)
+
+    assert Keyword(b=1) == Keyword(0, b=1)

@@ -92,6 +92,10 @@ def _init(cls: type, every: tuple[Field[Any], ...]) -> Callable[..., None]:
     for f in every:
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: every field of a record is an argument")
+        required = f.default is MISSING and f.default_factory is MISSING
+        if required and not f.kw_only and any("=" in p for p in params):
+            # dataclass's own words, where the exec below would raise a SyntaxError
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
         value = f.name
         if f.default is not MISSING:
             names[f"__default_{f.name}"] = f.default
