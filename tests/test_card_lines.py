@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,50 @@ def test_card_lines_counts_a_long_title_that_wraps_the_header(title: str, width:
             if counted != len(drawn.splitlines()):
                 wrong.append((game, number * 7, counted, len(drawn.splitlines())))
     assert wrong == []
+
+
+def table_rows(game: str, render: Any, state: Any) -> list[list[str]]:
+    """Each game's lines that are columns, a row a player or a round, in groups that line up."""
+    match game:
+        case "kalooki":
+            return [[t.plain for t in render.sheet(state, 40)]]
+        case "liars":
+            return [
+                [t.plain for t in render._rows(state, False)],
+                [t.plain for t in render._folded(state, 40)],
+            ]
+        case "mia":
+            return [
+                [t.plain for t in render._rows(state)],
+                [t.plain for t in render._packed(state, 40, None)],
+            ]
+        case "kariki":
+            return [[render.compact_line(state, i, 40).plain for i in range(len(state.seats))]]
+        case "kiriki":
+            return [[t.plain for t in render._parts(state, "night", 40, False)[:5]]]
+    raise AssertionError(game)
+
+
+def test_names_of_wide_characters_keep_every_row_inside_40_cells_and_in_line() -> None:
+    """A name of wide characters (two cells each) padded or cut by its length in characters
+    pushed the columns after it out of line, and past a phone's edge, where they wrapped."""
+    from rich.cells import cell_len
+
+    wider: list[tuple[str, int, str]] = []
+    crooked: list[tuple[str, int, object]] = []
+    for game, render, every in nights(wide=True):
+        for number, state in enumerate(every):
+            for rows in table_rows(game, render, state):
+                wider += [(game, number * 7, row) for row in rows if cell_len(row) > 40]
+            if game == "kalooki":  # the sheet's rows end at one edge: a column a player
+                sheet = [row for row in table_rows(game, render, state)[0] if "void" not in row]
+                if len({cell_len(row) for row in sheet}) != 1:
+                    crooked.append((game, number * 7, sheet))
+            if game == "liars":  # each player's dice start in one column
+                starts = {
+                    cell_len(row[: row.index(" [") if " [" in row else row.rindex(" o")])
+                    for row in table_rows(game, render, state)[0]
+                }
+                if len(starts) > 1:
+                    crooked.append((game, number * 7, starts))
+    assert (wider, crooked) == ([], [])

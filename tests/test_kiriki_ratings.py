@@ -469,3 +469,21 @@ def test_a_redo_of_the_point_that_ended_a_ranked_match_shows_the_kr_change(
     assert ended == "KR: Ann 1516 (+16), Bob 1484 (-16)"
     assert "KR" not in referee("undo").out
     assert referee("redo").out.splitlines()[-1] == ended  # the same last screen again
+
+
+def test_ratings_and_stats_keep_their_columns_with_names_of_wide_characters(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "40")
+    clock(monkeypatch, 10)
+    wide = "王小明王小明王小明王"  # 20 cells: cut to the column, never past it
+    referee("new", "kiriki", wide, "Bob", "--first", "Bob", "--ranked", "--name", "one")
+    assert referee("kr", "resign", "Bob").code == 0
+    table = referee("ratings").out.splitlines()[:3]
+    assert table[1:] == ["王小明王小明王小  1516    1    0", "Bob               1484    0    1"]
+    assert [cell_len(line) for line in table] == [32, 32, 32]
+    assert referee("ratings").out.splitlines()[-1] == "             Bob  0 - 1  王小明王小明王小"
+    rows = referee("stats").out.splitlines()[1:4]
+    assert rows[1:] == ["王小明王小明     1    1 100% W", "Bob              1    0   0% L"]

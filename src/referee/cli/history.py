@@ -581,6 +581,8 @@ MONTHS_SHOWN = 12  # the text chart: the last year (JSON has every month)
 
 
 def _stats_text(doc: dict[str, Any], player: str | None) -> str:
+    from referee.render.cells import cut, ljust
+
     if not doc["players"]:
         return "no sessions to count yet"
     span = f"{doc['first_played']} to {doc['last_played']}" if doc["first_played"] else ""
@@ -592,7 +594,7 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
         lines.append("player       games wins rate form")
         for row in doc["players"]:
             lines.append(
-                f"{row['name'][:12]:<12} {row['games']:>5} {row['wins']:>4} "
+                f"{ljust(cut(row['name'], 12), 12)} {row['games']:>5} {row['wins']:>4} "
                 f"{_percent(row['win_rate']):>4} {row['form']}"
             )
         nets = [f"{n} {_signed(m['net'])}" for n, m in doc["money"]["totals"].items()]

@@ -292,16 +292,23 @@ def ratings(
     if history:
         output.print_text("\n".join(_history_lines(found)))
         return
+    from referee.render.cells import cut, ljust
+
     lines = ["player              KR  won lost"]
-    lines += [f"{printable(r.name)[:16]:<16} {r.kr:>5} {r.wins:>4} {r.losses:>4}" for r in table]
+    lines += [
+        f"{ljust(cut(printable(r.name), 16), 16)} {r.kr:>5} {r.wins:>4} {r.losses:>4}"
+        for r in table
+    ]
     lines += ["", "head to head"]
     lines += [_pair_line(p) for p in pairs]
     output.print_text("\n".join(lines))
 
 
 def _pair_line(pair: kiriki.HeadToHead) -> str:
+    from referee.render.cells import cut, rjust
+
     (a, b), (x, y) = pair.players, pair.wins
-    return f"{printable(a)[:16]:>16} {x:>2} - {y:<2} {printable(b)[:16]}"
+    return f"{rjust(cut(printable(a), 16), 16)} {x:>2} - {y:<2} {cut(printable(b), 16)}"
 
 
 def _history_lines(found: list[kiriki.Rated]) -> list[str]:

@@ -20,6 +20,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.kalooki_game import Phase, State, VoidDeal
+from referee.render.cells import cut, ljust, rjust, width_of
 from referee.render.common import wrapped_lines
 from referee.text import printable
 
@@ -49,9 +50,9 @@ def short_names(state: State, width: int) -> list[str]:
     """Column heads: the names cut to the column, made unique with a digit where they clash."""
     found: list[str] = []
     for k, seat in enumerate(state.seats):
-        name = printable(seat.name)[: max(1, width)]
+        name = cut(printable(seat.name), max(1, width))
         if name in found:
-            name = name[: max(1, width - 1)] + str(k + 1)
+            name = cut(name, max(1, width - 1)) + str(k + 1)
         found.append(name)
     return found
 
@@ -136,7 +137,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     then ticks pair up, then any calls are one tick; a score never loses the space before it."""
     n = len(state.seats)
     code, dealt, spelled = _parts(state)
-    longest = max(len(name) for name in short_names(state, 6))
+    longest = max(width_of(name) for name in short_names(state, 6))
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
     for ticks in Ticks:
         cells = [c for r in numbers for c in _cells(state, r, ticks)]
@@ -168,8 +169,8 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
         cur = ">" if current else " "
         text = f"{number:>2}{cur}" + "".join(f" {p.write(number)}" for p in layout.parts)
         if layout.dealer:
-            text += f" {dealers.get(number, ''):<{layout.dealer}}"
-        return f"{text:<{wide}}"
+            text += " " + ljust(dealers.get(number, ""), layout.dealer)
+        return ljust(text, wide)
 
     head = "rnd" + "".join(f" {p.head}" for p in layout.parts)
     if layout.dealer:
@@ -195,7 +196,7 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
 
 def _dealers(state: State, heads: Sequence[str], width: int) -> dict[int, str]:
     """Who dealt each round, by the column heads (cut to `width`), so the two always match."""
-    by = {s.name: head[:width] for s, head in zip(state.seats, heads, strict=True)}
+    by = {s.name: cut(head, width) for s, head in zip(state.seats, heads, strict=True)}
     found = {n: by[p.dealer] for n, p in enumerate(state.played, start=1)}
     if not state.is_over:  # the deal passes left, so the rounds to come have their dealers
         for number in range(state.round, state.rounds + 1):
@@ -212,7 +213,7 @@ def sheet(state: State, width: int, played_only: bool = False) -> list[Text]:
 
 def _line(prefix: str, cells: Sequence[str], cell: int, style: str) -> Text:
     line = Text(prefix, style=style)
-    line.append("".join(f"{c:>{cell}}" for c in cells), style=style)
+    line.append("".join(rjust(c, cell) for c in cells), style=style)
     return line
 
 
@@ -237,7 +238,7 @@ def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
     """Items joined by `between`, a new line where the next would not fit: never cut mid-item."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + len(between) + len(item) <= width:
+        if lines and width_of(lines[-1]) + len(between) + width_of(item) <= width:
             lines[-1] += between + item
         else:
             lines.append(item)
@@ -264,7 +265,7 @@ def situation(state: State, width: int = 40) -> list[Text]:
     contract = state.rules.contract(state.round)
     dealer = printable(state.name(state.dealer))
     status = f"R{state.round} {contract.code} ({contract.words()}), {dealer} deals"
-    if len(status) > width:
+    if width_of(status) > width:
         status = f"R{state.round} {contract.code}, {dealer} deals"
     lines.append(Text(status, style="bold"))
     down = [printable(s.name) for s in state.seats if s.down]
@@ -321,7 +322,7 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     lines = [header, _line(f"rnd {'by':<{wide}}", heads, cell, "bold")]
     for number in range(1, len(state.played) + 1):
         dealer = dealers[number]
-        lines.append(_line(f"{number:>3} {dealer:<{wide}}", cells[number], cell, ""))
+        lines.append(_line(f"{number:>3} {ljust(dealer, wide)}", cells[number], cell, ""))
     if not state.played:
         lines.append(Text("no round played yet", style="dim"))
     marks = " ".join(c for r in cells.values() for c in r)

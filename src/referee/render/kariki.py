@@ -14,6 +14,7 @@ from rich.text import Text
 
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
+from referee.render.cells import cut, ljust, width_of
 from referee.render.common import wrapped_lines
 from referee.text import printable
 
@@ -93,7 +94,7 @@ def _header(state: State, title: str, width: int) -> Text:
     header.append(f" {printable(title)}")
     if state.has_money:  # a night without money has no pot
         pot = f"pot {state.pot}"
-        header.append(" " * max(1, width - len(header) - len(pot)) + pot)
+        header.append(" " * max(1, width - width_of(header.plain) - len(pot)) + pot)
     return header
 
 
@@ -214,20 +215,19 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
 
     The berries are the cross's five points in hanging order (top, right, bottom, left,
     centre), each drawn by its cause, `.` for a free point; then the slash tally, crowns
-    rolled, `$` for a buy-back. A name is never cut: a long nickname is, first.
+    rolled, `$` for a buy-back. A long nickname is cut first, then dropped; a name only
+    when its wide characters (CJK, emoji) take more cells than the name's column.
     """
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     name_width = min(max(16, width - 22), 28)
-    who = printable(seat.name)
+    who = cut(printable(seat.name), name_width, "…")
     if seat.nickname:
-        nick = printable(seat.nickname)
-        room = name_width - len(who) - 3  # " (" and ")"
-        if len(nick) > room:
-            nick = nick[: room - 1] + "…" if room >= 2 else ""
+        room = name_width - width_of(who) - 3  # " (" and ")"
+        nick = cut(printable(seat.nickname), room, "…") if room >= 2 else ""
         who += f" ({nick})" if nick else ""
     line = Text("> " if on_turn else "  ", style="bold")
-    line.append(f"{who:<{name_width}}", style="bold" if on_turn else "")
+    line.append(ljust(who, name_width), style="bold" if on_turn else "")
     limit = state.rules.berry_limit
     points = "".join(GLYPHS[c] for c in seat.berries)
     line.append(

@@ -10,6 +10,7 @@ from referee.games.kiriki import TOP_CLAIM, Phase, State, legal_actions, needs, 
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
+from referee.render.cells import cut, ljust, width_of
 from referee.render.common import wrapped_lines
 from referee.text import printable
 
@@ -89,7 +90,7 @@ def _parts(state: State, title: str, width: int, compact: bool) -> list[Text]:
     header.append("KIRIKI", style="bold")
     header.append(f" {printable(title)}")
     fmt = f"{state.format} {state.target}"
-    header.append(" " * max(1, min(width, 40) - len(header) - len(fmt)) + fmt)
+    header.append(" " * max(1, min(width, 40) - width_of(header.plain) - len(fmt)) + fmt)
     a, b = state.sides
     names = [
         printable(s.name) + (f" ({printable(s.nickname)})" if s.nickname else "") for s in (a, b)
@@ -99,8 +100,9 @@ def _parts(state: State, title: str, width: int, compact: bool) -> list[Text]:
         parts.append(Text(f"{names[0]} {a.points} - {b.points} {names[1]}", style="bold"))
     else:
         left, right = big(a.points), big(b.points)
-        pad = max(len(left[0]), len(names[0][:16])) + 2
-        parts.append(Text(f"  {names[0][:16]:<{pad}}   {names[1][:16]}", style="bold"))
+        first, second = cut(names[0], 16), cut(names[1], 16)
+        pad = max(len(left[0]), width_of(first)) + 2
+        parts.append(Text(f"  {ljust(first, pad)}   {second}", style="bold"))
         for row in range(3):
             dash = "-" if row == 1 else " "
             parts.append(Text(f"  {left[row]:<{pad}} {dash} {right[row]}", style="bold"))

@@ -8,13 +8,12 @@ ruling. On a wide screen every player stays listed with the dice he lost.
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
 from referee.notation.bids import count_dice
+from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import wrapped_lines
 from referee.render.liars_words import play_goes
 from referee.text import printable
@@ -64,7 +63,7 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
                 (mine if by is CallBy.TURN else anyone).append(verb)
         if mine:
             wrapped = _wrap(f"{who}: {_join(mine)}", width)
-            wrapped[0].stylize("bold", 0, len(who))
+            wrapped[0].stylize("bold", 0, min(len(who), len(wrapped[0])))
             lines += wrapped
         if anyone:
             lines += _wrap(f"{_join(anyone)}: anyone but {bidder}", width)
@@ -80,7 +79,7 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
 
 def _wrap(text: str, width: int, style: str = "") -> list[Text]:
     """A line wrapped at words to `width`, as styled lines (so they can be counted)."""
-    return [Text(line, style=style) for line in textwrap.wrap(text, width, subsequent_indent="  ")]
+    return [Text(line, style=style) for line in wrap_words(text, width, "  ")]
 
 
 def status(state: State, full: bool = True) -> Text:
@@ -93,14 +92,14 @@ def _header(state: State, title: str, width: int) -> Text:
     header.append("LIAR'S DICE", style="bold")
     header.append(f" {printable(title)}")
     right = f"round {state.round}"
-    header.append(" " * max(1, width - len(header) - len(right)) + right)
+    header.append(" " * max(1, width - width_of(header.plain) - len(right)) + right)
     return header
 
 
 def _who(state: State, i: int, room: int) -> str:
     cup = state.cups[i]
     who = printable(cup.name) + (f" ({printable(cup.nickname)})" if cup.nickname else "")
-    return who if len(who) <= room else who[: room - 1] + "…"
+    return cut(who, room, "…")
 
 
 def _rows(state: State, wide: bool) -> list[Text]:
@@ -111,7 +110,7 @@ def _rows(state: State, wide: bool) -> list[Text]:
             continue
         on_turn = i == state.turn and not state.is_over
         line = Text("> " if on_turn else "  ", style="bold")
-        line.append(f"{_who(state, i, NAME):<{NAME}}", style="bold" if on_turn else "")
+        line.append(ljust(_who(state, i, NAME), NAME), style="bold" if on_turn else "")
         line.append(f" {dice_row(cup.dice)}")
         if wide:
             lost = max(0, state.rules.dice_per_player - cup.dice)
@@ -124,7 +123,7 @@ def _rows(state: State, wide: bool) -> list[Text]:
 def _folded(state: State, width: int) -> list[Text]:
     """Players with dice in columns, `>Ann 5`, as many to a line as fit."""
     seats = state.active
-    longest = max(len(_who(state, i, NAME)) for i in seats)
+    longest = max(width_of(_who(state, i, NAME)) for i in seats)
     cell = longest + 4  # the turn mark, the name, a space, up to two digits
     columns = max(1, (width + 1) // (cell + 1))
     if columns == 1 and len(seats) > 1:
@@ -138,7 +137,7 @@ def _folded(state: State, width: int) -> list[Text]:
             if k:
                 line.append(" ")
             line.append(">" if on_turn else " ", style="bold")
-            name = f"{_who(state, i, room):<{room}}"
+            name = ljust(_who(state, i, room), room)
             line.append(name, style="bold" if on_turn else "")
             line.append(f" {state.cups[i].dice:>2}")
         lines.append(line)
@@ -151,7 +150,7 @@ def _out(state: State, width: int) -> list[Text]:
     if not out:
         return []
     said = "out: " + play_goes(out)
-    if len(said) > width:  # too many to name: say how many, and name those that fit
+    if width_of(said) > width:  # too many to name: say how many, and name those that fit
         head = f"out ({len(out)}): "
         said = head + play_goes(out, width - len(head))
     return [Text(said, style="red")]
@@ -162,7 +161,7 @@ def _play_goes(state: State, width: int) -> str:
     way through the list, and as many names as fit."""
     order = [state.name(i) for i in state.play_order(state.turn)]
     said = "play goes: " + play_goes(order)
-    if len(said) <= width:
+    if width_of(said) <= width:
         return said
     way = "down" if state.direction is Direction.LEFT else "up"
     head = f"play goes {way} the list: "

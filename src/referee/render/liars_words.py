@@ -7,6 +7,7 @@ from typing import assert_never
 
 from referee.games import liars as ld
 from referee.notation.bids import Bid, count_dice
+from referee.render.cells import width_of
 from referee.text import printable
 
 
@@ -23,9 +24,9 @@ def play_goes(order: Sequence[str], width: int | None = None) -> str:
     """
     names = [printable(name) for name in order]
     text = ", ".join(names)
-    if width is None or len(text) <= width:
+    if width is None or width_of(text) <= width:
         return text
-    while names and len(", ".join(names)) + 3 > width:
+    while names and width_of(", ".join(names)) + 3 > width:
         names.pop()
     return ", ".join([*names, "…"])
 

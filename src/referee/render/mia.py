@@ -12,6 +12,7 @@ from rich.text import Text
 
 from referee.games.mia import Phase, State, announceable
 from referee.notation.mia import chance_at_least
+from referee.render.cells import cut, ljust, width_of
 from referee.render.common import wrapped_lines
 from referee.text import printable
 
@@ -34,7 +35,7 @@ def lives_row(lives: int, start: int) -> str:
 def _who(state: State, i: int, limit: int = 16) -> str:
     seat = state.seats[i]
     who = printable(seat.name) + (f" ({printable(seat.nickname)})" if seat.nickname else "")
-    return who if len(who) <= limit else who[: limit - 1] + "…"
+    return cut(who, limit, "…")
 
 
 def status(state: State, full: bool = True) -> Text:
@@ -94,7 +95,7 @@ def _header(state: State, title: str, width: int) -> Text:
     header.append("MIA", style="bold")
     header.append(f" {printable(title)}")
     right = f"round {state.round}"
-    header.append(" " * max(1, width - len(header) - len(right)) + right)
+    header.append(" " * max(1, width - width_of(header.plain) - len(right)) + right)
     return header
 
 
@@ -105,7 +106,7 @@ def _rows(state: State) -> list[Text]:
     for i, seat in enumerate(state.seats):
         mark = i == on_turn
         line = Text("> " if mark else "  ", style="bold")
-        line.append(f"{_who(state, i):<16}", style="bold" if mark else "")
+        line.append(ljust(_who(state, i), 16), style="bold" if mark else "")
         line.append(f" {lives_row(seat.lives, state.rules.lives)}",
                     style="dim" if seat.lives == 0 else "")  # fmt: skip
         lines.append(line)
@@ -118,7 +119,7 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
     row = Text()
     for i in state.active:
         piece = (">" if i == on_turn else "") + f"{_who(state, i, 12)} {state.seats[i].lives}"
-        if row.plain and len(row.plain) + 2 + len(piece) > width:
+        if row.plain and width_of(row.plain) + 2 + width_of(piece) > width:
             rows.append(row)
             row = Text()
         if row.plain:

@@ -1,0 +1,77 @@
+"""Widths on a screen: text measured, cut and padded in the cells a terminal draws it in (a CJK
+character or most emoji takes two), as Rich counts them, so a name of wide characters keeps a
+column straight. No console: Rich's table of widths is read only for text that is not ASCII,
+so the words of a ruling stay as cheap as they were."""
+
+from __future__ import annotations
+
+
+def width_of(text: str) -> int:
+    """The screen cells `text` takes: one a character, two for a wide one (CJK, most emoji),
+    counted as Rich counts them when it draws.
+
+    >>> width_of("Ann"), width_of("王小明"), width_of("😀x")
+    (3, 6, 3)
+    """
+    if text.isascii():
+        return len(text)
+    from rich.cells import cell_len  # a table of widths, not the console: only for wide text
+
+    return cell_len(text)
+
+
+def cut(text: str, width: int, mark: str = "") -> str:
+    """`text` in at most `width` cells, ending in `mark` (say "…") where it had to be cut; a
+    wide character that would straddle the edge goes.
+
+    >>> cut("Annabelle", 5, "…"), cut("王小明王", 5, "…"), cut("Ann", 5, "…")
+    ('Anna…', '王小…', 'Ann')
+    """
+    if width_of(text) <= width:
+        return text
+    room = width - width_of(mark)
+    kept, used = [], 0
+    for char in text:
+        used += width_of(char)
+        if used > room:
+            break
+        kept.append(char)
+    return "".join(kept) + mark
+
+
+def ljust(text: str, width: int) -> str:
+    """`text` padded with spaces on the right to `width` cells (never cut)."""
+    return text + " " * (width - width_of(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """`text` padded with spaces on the left to `width` cells (never cut)."""
+    return " " * (width - width_of(text)) + text
+
+
+def wrap_words(text: str, width: int, indent: str = "") -> list[str]:
+    """`text` wrapped at spaces into lines of at most `width` cells, the lines after the first
+    indented by `indent`; a word wider than a line is cut across lines (as textwrap does, in
+    cells rather than characters).
+
+    >>> wrap_words("bid: three 5s by 王小明王小明", 16, "  ")
+    ['bid: three 5s by', '  王小明王小明']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while word:
+            lead = indent if lines else ""
+            joined = f"{line} {word}" if line else lead + word
+            if width_of(joined) <= width:
+                line, word = joined, ""
+            elif line:
+                lines.append(line)
+                line = ""
+            else:  # a word wider than the line: as much as fits, the rest on the next
+                head = cut(word, max(1, width - width_of(lead))) or word[0]
+                lines.append(lead + head)
+                word = word[len(head) :]
+    if line:
+        lines.append(line)
+    return lines
