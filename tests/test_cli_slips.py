@@ -151,3 +151,42 @@ def test_a_file_holding_another_games_event_names_its_number(
 
 def test_the_pairs_cover_every_example() -> None:
     assert {e.game for e in examples()} == {g.name for g in SESSION_GAMES}
+
+
+@pytest.mark.parametrize(("actor", "table"), PAIRS)
+def test_another_games_action_typed_without_its_game_says_whose_it_is(
+    referee: Runner,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    actor: games.GameInfo,
+    table: games.GameInfo,
+) -> None:
+    """`referee lift` or `lift` in a Kalooki shell: the word is no command here, and the one
+    line says which games it belongs to and how to type it, and writes nothing."""
+    from referee.cli.moves import moves_of
+
+    assert referee(*fresh(table), "--name", "friday").code == 0
+    path = session_file(home)
+    before = snapshot(path)
+    theirs = [
+        c for c in actions_of(actor) if c[1] not in moves_of(table) and c[1] not in games.BY_NAME
+    ]
+    assert theirs  # every game has an action the other games have not
+    for command in theirs:
+        result = referee(*command[1:])
+        assert result.code == 2 and result.err.count("\n") == 1, command
+        assert result.err.startswith(f"error: No such command '{command[1]}'. It is an action of")
+        assert (
+            f"{actor.title}" in result.err
+            and f"referee {actor.name} {command[1]} ..." in result.err
+        )
+    assert snapshot(path) == before
+    lines = [shlex.join(c[1:]) for c in theirs]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join([*lines, "show --json"]) + "\n"))
+    result = referee("shell")
+    said = result.err.splitlines()
+    assert len(said) == len(theirs) and '"session": "friday"' in result.out
+    for command, line in zip(theirs, said, strict=True):
+        assert line.startswith(f"error: '{command[1]}' is an action of "), line
+        assert f"{actor.title}" in line and line.split(", not ")[1].startswith(table.title)
+    assert snapshot(path) == before

@@ -43,6 +43,16 @@ def test_a_scripted_night_runs_line_by_line(
     ("line", "message"),
     [
         pytest.param("zz", "unknown command 'zz'", id="unknown"),
+        pytest.param(
+            "bid 5x3",
+            "'bid' is an action of Liar's dice, not Kariki: try claim",
+            id="another-games-action",
+        ),
+        pytest.param(
+            "lift 4-2",
+            "'lift' is an action of Kiriki and Mia, not Kariki",
+            id="two-other-games-action",
+        ),
         pytest.param("p", "'p' could be pull, pass", id="ambiguous-prefix"),
         pytest.param('claim "9', "No closing quotation", id="bad-quotes"),
         pytest.param("claim eight-ish", "unknown rank", id="bad-rank"),

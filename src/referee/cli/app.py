@@ -569,7 +569,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"
-        message = _cut_values(error.format_message())
+        message = _whose(error) or _cut_values(error.format_message())
         missing = getattr(error, "param", None)
         context = getattr(error, "ctx", None)
         if isinstance(error, MissingParameter) and missing is not None and context is not None:
@@ -581,6 +581,27 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
         output.error_line(f"{message}{hint}")
         return error.exit_code
     return result if isinstance(result, int) else 0
+
+
+def _whose(error: Exception) -> str:
+    """For `No such command 'lift'`: whose action that is, and how to type it (`referee lift`
+    and `referee kalooki lift` are the slips of a scorekeeper who meant another game); "" for
+    a word no game has, which Click's own message answers (with its "did you mean")."""
+    import re
+
+    from referee.cli.moves import owners_of
+
+    named = re.match(r"No such command '([a-z]+)'\.", str(getattr(error, "message", "")))
+    context = getattr(error, "ctx", None)
+    if named is None or context is None:
+        return ""
+    word = named.group(1)
+    owners = owners_of(word, context.command.name)
+    if not owners:
+        return ""
+    titles = " and ".join(g.title for g in owners)
+    lines = " or ".join(f"referee {g.name} {word} ..." for g in owners)
+    return f"No such command '{word}'. It is an action of {titles}: {lines}"
 
 
 def _cut_values(message: str) -> str:

@@ -23,7 +23,7 @@ from referee import games, storage
 from referee.cli import output
 from referee.cli.app import command_for, make_app, run
 from referee.cli.common import ShellPlugin, Workspace
-from referee.errors import RefereeError, UsageError
+from referee.errors import RefereeError, UsageError, quote
 from referee.text import pick
 
 BUILTINS = {
@@ -240,7 +240,18 @@ class Shell:
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
-        return pick(word, [(n, n) for n in (*open_now, *rest)], "command")  # did you mean
+        try:
+            return pick(word, [(n, n) for n in (*open_now, *rest)], "command")  # did you mean
+        except UsageError:
+            from referee.cli.moves import owners_of
+
+            owners = owners_of(word, self.game)
+            if not owners:
+                raise
+            theirs = " and ".join(g.title for g in owners)
+            title = games.info(self.game).title
+            hint = f": try {', '.join(open_now)}" if open_now else ""
+            raise UsageError(f"{quote(word)} is an action of {theirs}, not {title}{hint}") from None
 
     def _own_game(self, words: list[str]) -> list[str]:
         """The words without a leading name of this game: `kariki claim 9` is `claim 9` at a

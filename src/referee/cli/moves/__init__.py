@@ -81,3 +81,13 @@ def moves_of(game: Any) -> Moves:
 
     found: Moves = importlib.import_module(game.moves).MOVES
     return found
+
+
+def owners_of(word: str, but: str | None = None) -> list[Any]:
+    """The games (their `GameInfo`) other than `but` with an action named `word`: what a slip
+    of another game's word (`lift` at a Kalooki table) is told. Only on that error's path, as
+    it reads every game's moves."""
+    from referee import games
+
+    wanted = word.casefold()
+    return [g for g in games.GAMES if g.name != but and wanted in moves_of(g)]
