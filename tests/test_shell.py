@@ -44,6 +44,9 @@ def test_a_scripted_night_runs_line_by_line(
     [
         pytest.param("zz", "unknown command 'zz'", id="unknown"),
         pytest.param(
+            "slash Bob drop -5", "-5: a count or an amount is never below 0", id="a-negative-count"
+        ),
+        pytest.param(
             "bid 5x3",
             "'bid' is an action of Liar's dice, not Kariki: try claim",
             id="another-games-action",

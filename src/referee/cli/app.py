@@ -569,7 +569,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"
-        message = _whose(error) or _cut_values(error.format_message())
+        message = _whose(error) or _negative(error) or _cut_values(error.format_message())
         missing = getattr(error, "param", None)
         context = getattr(error, "ctx", None)
         if isinstance(error, MissingParameter) and missing is not None and context is not None:
@@ -602,6 +602,17 @@ def _whose(error: Exception) -> str:
     titles = " and ".join(g.title for g in owners)
     lines = " or ".join(f"referee {g.name} {word} ..." for g in owners)
     return f"No such command '{word}'. It is an action of {titles}: {lines}"
+
+
+def _negative(error: Exception) -> str:
+    """Click reads `-5` as an unknown option: say it is a number below zero, which no count
+    or amount here can be (`slash dee drop -5`)."""
+    import re
+
+    named = re.fullmatch(r"No such option: (-[0-9]{1,24})", str(getattr(error, "message", "")))
+    if named is None:
+        return ""
+    return f"{named.group(1)}: a count or an amount is never below 0"
 
 
 def _cut_values(message: str) -> str:
