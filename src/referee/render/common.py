@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
+from referee.render.cells import width_of
 from referee.text import printable
 
 
@@ -23,6 +24,17 @@ def history(rows: list[tuple[int, str, str]]) -> RenderableType:
         cells = [str(number), at] if timed else [str(number)]
         grid.add_row(*cells, literal(ruling))
     return grid
+
+
+def header(game: str, title: str, width: int, right: str = "") -> Text:
+    """A card's first line: the game in bold, the session's title, and `right` (the round, the
+    pot, the match's format) at the right edge of `width`, a space at least before it."""
+    line = Text()
+    line.append(game, style="bold")
+    line.append(f" {printable(title)}")
+    if right:
+        line.append(" " * max(1, width - width_of(line.plain) - len(right)) + right)
+    return line
 
 
 def literal(text: str, style: str = "") -> Text:

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from referee.games.kalooki_game import Phase, State, VoidDeal
 from referee.render.cells import cut, ljust, rjust, width_of
-from referee.render.common import wrapped_lines
+from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
@@ -284,11 +284,9 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 
 def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
-    header = Text()
-    header.append("KALOOKI", style="bold")
-    header.append(f" {printable(title)}")
+    top = header("KALOOKI", title, width)
     rows, heads = _sheet(state, width, played_only=compact)
-    return [header, *rows, *legend(state, rows, heads, width), *situation(state, width)]
+    return [top, *rows, *legend(state, rows, heads, width), *situation(state, width)]
 
 
 def card_lines(state: State, width: int, title: str = "") -> int:
@@ -316,10 +314,10 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     cell = max(cell, min(WIDEST, (width - 4 - wide) // n))
     heads = short_names(state, cell - 1)
     dealers = _dealers(state, heads, wide)
-    header = Text()
-    header.append("KALOOKI", style="bold")
-    header.append(f" {printable(title)}: totals")
-    lines = [header, _line(f"rnd {'by':<{wide}}", heads, cell, "bold")]
+    lines = [
+        header("KALOOKI", f"{title}: totals", width),
+        _line(f"rnd {'by':<{wide}}", heads, cell, "bold"),
+    ]
     for number in range(1, len(state.played) + 1):
         dealer = dealers[number]
         lines.append(_line(f"{number:>3} {ljust(dealer, wide)}", cells[number], cell, ""))

@@ -15,7 +15,7 @@ from rich.text import Text
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, ljust, width_of
-from referee.render.common import wrapped_lines
+from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 GLYPHS: dict[Cause, str] = {
@@ -89,13 +89,8 @@ def _offers(state: State, text: Text) -> None:
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    header = Text()
-    header.append("KARIKI", style="bold")
-    header.append(f" {printable(title)}")
-    if state.has_money:  # a night without money has no pot
-        pot = f"pot {state.pot}"
-        header.append(" " * max(1, width - width_of(header.plain) - len(pot)) + pot)
-    return header
+    # a night without money has no pot
+    return header("KARIKI", title, width, f"pot {state.pot}" if state.has_money else "")
 
 
 # ---------------------------------------------------------------------------- the full card

@@ -11,7 +11,7 @@ from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
 from referee.render.cells import cut, ljust, width_of
-from referee.render.common import wrapped_lines
+from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 # Seven-segment digits, three rows each: plain ASCII, so they line up on any terminal.
@@ -86,16 +86,12 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 def _parts(state: State, title: str, width: int, compact: bool) -> list[Text]:
     """The card's lines, as `card` draws them."""
-    header = Text()
-    header.append("KIRIKI", style="bold")
-    header.append(f" {printable(title)}")
-    fmt = f"{state.format} {state.target}"
-    header.append(" " * max(1, min(width, 40) - width_of(header.plain) - len(fmt)) + fmt)
+    top = header("KIRIKI", title, min(width, 40), f"{state.format} {state.target}")
     a, b = state.sides
     names = [
         printable(s.name) + (f" ({printable(s.nickname)})" if s.nickname else "") for s in (a, b)
     ]
-    parts = [header]
+    parts = [top]
     if compact:
         parts.append(Text(f"{names[0]} {a.points} - {b.points} {names[1]}", style="bold"))
     else:

@@ -14,7 +14,7 @@ from rich.text import Text
 from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
 from referee.notation.bids import count_dice
 from referee.render.cells import cut, ljust, width_of, wrap_words
-from referee.render.common import wrapped_lines
+from referee.render.common import header, wrapped_lines
 from referee.render.liars_words import play_goes
 from referee.text import printable
 
@@ -88,12 +88,7 @@ def status(state: State, full: bool = True) -> Text:
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    header = Text()
-    header.append("LIAR'S DICE", style="bold")
-    header.append(f" {printable(title)}")
-    right = f"round {state.round}"
-    header.append(" " * max(1, width - width_of(header.plain) - len(right)) + right)
-    return header
+    return header("LIAR'S DICE", title, width, f"round {state.round}")
 
 
 def _who(state: State, i: int, room: int) -> str:

@@ -13,7 +13,7 @@ from rich.text import Text
 from referee.games.mia import Phase, State, announceable
 from referee.notation.mia import chance_at_least
 from referee.render.cells import cut, ljust, width_of
-from referee.render.common import wrapped_lines
+from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
@@ -91,12 +91,7 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 def _header(state: State, title: str, width: int) -> Text:
     """`MIA title    round 3`, the round at the right of `width`."""
-    header = Text()
-    header.append("MIA", style="bold")
-    header.append(f" {printable(title)}")
-    right = f"round {state.round}"
-    header.append(" " * max(1, width - width_of(header.plain) - len(right)) + right)
-    return header
+    return header("MIA", title, width, f"round {state.round}")
 
 
 def _rows(state: State) -> list[Text]:
