@@ -512,6 +512,8 @@ HAND_COUNTS = [
                  "0 points typed, but Bob holds 1 to 2 cards", id="0-points-down"),
     pytest.param(f"{BOB_DOWN}; {OUT_R1}", "Bob hand points 12", 12, id="12-points-down"),
     pytest.param(OUT_R1, "Bob hand points 270", 270, id="the-most-9-cards-score"),
+    pytest.param(OUT_R1, "Bob hand 5H", "1 card typed, but Bob holds 9 cards",
+                 id="one-card-typed-is-one-card"),
 ]  # fmt: skip
 
 
@@ -723,7 +725,7 @@ def test_fix_through_the_command_line_is_an_event_and_refusals_write_nothing(
         assert referee("kal", *line.split()).code == 0
     before = snapshot(session_file(home, "fix"))
     for args, code, said in [
-        (("fix", "1", "Bob", "2C"), 1, "1 cards typed, but Bob holds 9 cards (9 dealt"),
+        (("fix", "1", "Bob", "2C"), 1, "1 card typed, but Bob holds 9 cards (9 dealt"),
         (("fix", "2", "Bob", "--points", "30"), 1, "round 2 is still being played"),
         (("fix", "1", "Bob"), 2, "give the cards that player held, or --points N"),
         (("fix", "1", "Zed", "--points", "30"), 2, "unknown player 'Zed'"),
@@ -864,3 +866,25 @@ def test_a_void_deals_calls_stay_on_that_deal(referee: Runner) -> None:
         " 1  333   9 Ann     -    '-     -     -",
         " 1> 333   9 Ann     .     .     .     .",
     ]
+
+
+def test_a_hand_in_already_of_1_point_says_1_point() -> None:
+    state = play(f"{BOB_DOWN}; {OUT_R1}; Bob hand AH", game())
+    with pytest.raises(RuleViolation, match=r"Bob's hand is in already \(1 point\)$"):
+        play("Bob hand 2H", state)
+
+
+def test_fix_is_open_once_a_round_is_closed_in_every_phase() -> None:
+    # the shell's help lists legal_actions as "open now" and the rest as "not now": a closed
+    # round's fix is taken while playing, scoring and after the last round
+    state = game()
+    assert "fix" not in kg.legal_actions(state)
+    state = close_round(state)
+    assert kg.legal_actions(state) == ("call", "down", "tack", "stockout", "out", "fix")
+    state = play(f"Ann down {contract_of(state)}; Ann out", state)
+    assert kg.legal_actions(state) == ("hand", "fix")
+    state = play("Bob hand points 50; Cy hand points 50; Dee hand points 50", state)
+    while not state.is_over:
+        state = close_round(state)
+    assert kg.legal_actions(state) == ("fix",)
+    kg.apply(state, kg.Fix(1, "Bob", None, 60))

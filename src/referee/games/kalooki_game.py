@@ -774,7 +774,8 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
     if i == state.out:
         raise RuleViolation(f"{seat.name} went out: {seat.name}'s hand is empty, 0 points")
     if seat.hand is not None:
-        raise RuleViolation(f"{seat.name}'s hand is in already ({seat.hand} points)")
+        had = "1 point" if seat.hand == 1 else f"{seat.hand} points"
+        raise RuleViolation(f"{seat.name}'s hand is in already ({had})")
     hands = [h for k, h in enumerate(state.hands) if k != i and h is not None]
     taken = [*(c for m in state.table for c in m.cards), *(c for h in hands for c in h)]
     held = _held(state.rules, state.round, seat.calls_hand)
@@ -827,7 +828,8 @@ def _hand_points(
         holds = f"{player} holds {most} cards ({why}, never laid down)"
     if cards is not None:
         if len(cards) not in counts:
-            raise RuleViolation(f"{len(cards)} cards typed, but {holds}")
+            typed = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+            raise RuleViolation(f"{typed} typed, but {holds}")
         rules.check_cards(cards, limit=most)
         seen = Counter(taken) + Counter(cards)
         for card, n in sorted(seen.items()):
@@ -937,14 +939,16 @@ def _new_round(state: State, dealer: int) -> State:
 
 
 def legal_actions(state: State) -> tuple[str, ...]:
-    """What may be entered now: the round's play, or its hands."""
+    """What may be entered now: the round's play, or its hands; and a closed round's `fix`,
+    which `apply` takes in any phase (after the last round too)."""
+    fix = ("fix",) if state.played else ()
     match state.phase:
         case Phase.PLAYING:
-            return ("call", "down", "tack", "stockout", "out")
+            return ("call", "down", "tack", "stockout", "out", *fix)
         case Phase.SCORING:
-            return ("hand",)
+            return ("hand", *fix)
         case Phase.OVER:
-            return ()
+            return fix
     assert_never(state.phase)
 
 
