@@ -323,6 +323,10 @@ def _ruleset(doc: dict) -> None:  # type: ignore[type-arg]
     doc["session"]["ruleset"]["game"] = "liars"
 
 
+def _misspelt(doc: dict) -> None:  # type: ignore[type-arg]
+    doc["session"]["evnets"] = doc["session"].pop("events")
+
+
 @pytest.mark.parametrize(
     ("spoil", "code", "part"),
     [
@@ -331,6 +335,7 @@ def _ruleset(doc: dict) -> None:  # type: ignore[type-arg]
         pytest.param(_created, 3, "'created'", id="created-not-a-time"),
         pytest.param(_version, 3, "not a referee export", id="referee_export-true"),
         pytest.param(_ruleset, 3, "ruleset is for", id="ruleset-of-another-game"),
+        pytest.param(_misspelt, 3, "unknown key 'evnets'", id="events-misspelt"),
     ],
 )
 def test_import_checks_everything_it_keeps(
@@ -356,6 +361,10 @@ def test_import_checks_everything_it_keeps(
                      .replace('game = "kiriki"\n', 'game = "kariki"\n', 1),
                      "ruleset is for", id="ruleset-of-another-game"),
         pytest.param(lambda t: re.sub(r'id = "[^"]*"', 'id = "X"', t), "'id'", id="bad-id"),
+        # a misspelt key was skipped: the session read as one without events, and the next
+        # command saved it so, every event gone
+        pytest.param(lambda t: t.replace("events = [", "event = [", 1),
+                     "unknown key 'event' at the top of the session", id="events-misspelt"),
     ],
 )  # fmt: skip
 def test_load_checks_the_same(referee: Runner, home: Path, edit: object, part: str) -> None:

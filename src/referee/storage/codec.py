@@ -431,8 +431,20 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
 _PLAIN = frozenset((str, int))
 
 
+# Every top-level key a session document has (session_to_doc writes them all but `id` on
+# a file from before ids): any other is a slip that would lose what it holds on the next save.
+KEYS = frozenset(
+    {"schema", "id", "name", "game", "created", "updated", "players", "events", "undone"}
+    | {"options", "ruleset"}
+)
+
+
 def session_from_doc(doc: Mapping[str, Any]) -> Session:
-    """A `Session` from a parsed, current-schema document, checked as strictly as typed input."""
+    """A `Session` from a parsed, current-schema document, checked as strictly as typed input.
+
+    A key it does not know is refused, not skipped: `event = [...]` for `events` would read as
+    a session without events, and the next command would save it so, the events gone.
+    """
     game = games.canonical(_text(doc, "game"))
     players_doc = doc.get("players")
     if not isinstance(players_doc, list) or not players_doc:
@@ -471,6 +483,12 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
     ruleset_game = session.ruleset.get("game", game)
     if not isinstance(ruleset_game, str) or games.canonical(ruleset_game) != game:
         raise UsageError(f"the ruleset is for {quote(str(ruleset_game)[:20])}, not {game}")
+    unknown = sorted(str(k) for k in doc if k not in KEYS)
+    if unknown:
+        raise UsageError(
+            f"unknown key {quote(unknown[0][:40])} at the top of the session"
+            f" (the keys are {', '.join(sorted(KEYS))})"
+        )
     # A file from before ids gets one derived from its content; its next save writes it.
     return session if session_id else replace(session, id=derived_id(session))
 
