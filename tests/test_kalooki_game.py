@@ -888,3 +888,13 @@ def test_fix_is_open_once_a_round_is_closed_in_every_phase() -> None:
         state = close_round(state)
     assert kg.legal_actions(state) == ("fix",)
     kg.apply(state, kg.Fix(1, "Bob", None, 60))
+
+
+def test_a_call_by_nobody_is_refused_and_writes_nothing(referee: Runner, home: Path) -> None:
+    # `--by ""` was read as no --by: a refusal by nobody was recorded
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "by").code == 0
+    before = snapshot(session_file(home, "by"))
+    for args in (("call", "Ann", "--refused", "--by", ""), ("call", "Ann", "--by", "")):
+        result = referee("kal", *args)
+        assert (result.code, result.err) == (2, "error: unknown player '': try Ann, Bob, Cy\n")
+        assert snapshot(session_file(home, "by")) == before

@@ -11,8 +11,9 @@ from referee.session import resolve_player
 
 
 def call(caller: str, refused: bool, by: str | None) -> MakeEvent:
+    # `--by ""` names nobody: refused as an unknown player, not read as no --by at all
     return lambda s, state: kg.Call(
-        resolve_player(s, caller), refused, resolve_player(s, by) if by else None
+        resolve_player(s, caller), refused, resolve_player(s, by) if by is not None else None
     )
 
 
