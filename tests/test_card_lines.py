@@ -17,14 +17,22 @@ from referee.storage.codec import parse_session
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
 WIDE = {"Ann": "安妮", "Bob": "鲍勃鲍勃", "Rosa": "罗莎罗莎罗", "Tomas": "托马斯托马斯"}
+# Emoji and accents a codepoint-by-codepoint cut splits: a heart with its variation selector
+# (two cells together, one apart), a flag's two letters, skin tones, combining accents.
+EMOJI = {
+    "Ann": "\u2764\ufe0f\u2764\ufe0f\u2764\ufe0f\u2764\ufe0f\u2764\ufe0f",
+    "Bob": "\U0001f1ef\U0001f1f5" * 4,
+    "Rosa": "e\u0301" * 8,
+    "Tomas": "\U0001f44d\U0001f3fd" * 5,
+}
 
 
-def nights(wide: bool) -> list[tuple[str, object, list[object]]]:
+def nights(wide: bool, names: dict[str, str] = WIDE) -> list[tuple[str, object, list[object]]]:
     found = []
     for path in EXAMPLES:
         text = path.read_text(encoding="utf-8")
         if wide:
-            for name, other in WIDE.items():
+            for name, other in names.items():
                 text = re.sub(rf"\b{name}\b", other, text)
         session = parse_session(path, text.encode(), "").session
         every = [initial(session), *states(session)]
@@ -32,11 +40,15 @@ def nights(wide: bool) -> list[tuple[str, object, list[object]]]:
     return found
 
 
-@pytest.mark.parametrize("wide", [False, True], ids=["ascii", "cjk"])
+@pytest.mark.parametrize(
+    ("wide", "names"), [(False, WIDE), (True, WIDE), (True, EMOJI)], ids=["ascii", "cjk", "emoji"]
+)
 @pytest.mark.parametrize("width", [20, 26, 32, 39])
-def test_card_lines_is_what_the_full_card_takes_on_a_narrow_screen(wide: bool, width: int) -> None:
+def test_card_lines_is_what_the_full_card_takes_on_a_narrow_screen(
+    wide: bool, names: dict[str, str], width: int
+) -> None:
     wrong = []
-    for game, render, every in nights(wide):
+    for game, render, every in nights(wide, names):
         for number, state in enumerate(every):
             drawn = card_text(render.card(state, "", width, compact=False), width)  # type: ignore[attr-defined]
             counted = render.card_lines(state, width)  # type: ignore[attr-defined]
@@ -80,14 +92,18 @@ def table_rows(game: str, render: Any, state: Any) -> list[list[str]]:
     raise AssertionError(game)
 
 
-def test_names_of_wide_characters_keep_every_row_inside_40_cells_and_in_line() -> None:
+@pytest.mark.parametrize("names", [WIDE, EMOJI], ids=["cjk", "emoji"])
+def test_names_of_wide_characters_keep_every_row_inside_40_cells_and_in_line(
+    names: dict[str, str],
+) -> None:
     """A name of wide characters (two cells each) padded or cut by its length in characters
-    pushed the columns after it out of line, and past a phone's edge, where they wrapped."""
+    pushed the columns after it out of line, and past a phone's edge, where they wrapped; a
+    heart cut from its variation selector counted one cell and drew two."""
     from rich.cells import cell_len
 
     wider: list[tuple[str, int, str]] = []
     crooked: list[tuple[str, int, object]] = []
-    for game, render, every in nights(wide=True):
+    for game, render, every in nights(True, names):
         for number, state in enumerate(every):
             for rows in table_rows(game, render, state):
                 wider += [(game, number * 7, row) for row in rows if cell_len(row) > 40]
@@ -103,3 +119,34 @@ def test_names_of_wide_characters_keep_every_row_inside_40_cells_and_in_line() -
                 if len(starts) > 1:
                     crooked.append((game, number * 7, starts))
     assert (wider, crooked) == ([], [])
+
+
+def test_cells_cut_and_wrap_keep_a_character_whole_and_within_the_room() -> None:
+    """A cut never parts a letter from its accent, an emoji from its variation selector or
+    skin tone, or a flag's two letters, and is never wider than asked, not even for the mark."""
+    from referee.render.cells import clusters, cut, width_of, wrap_words
+
+    heart, flag, thumb = "\u2764\ufe0f", "\U0001f1ef\U0001f1f5", "\U0001f44d\U0001f3fd"
+    for text in (heart * 8, flag * 8, thumb * 8, "e\u0301" * 16, "王" * 16, "Ann" * 5):
+        assert "".join(clusters(text)) == text
+        for width in range(0, 18):
+            for mark in ("", "…"):
+                got = cut(text, width, mark)
+                assert width_of(got) <= width, (text, width, mark, got)
+                assert got.removesuffix(mark) in {"".join(clusters(text)[:n]) for n in range(17)}
+    assert cut(heart * 3, 4, "…") == heart + "…"
+    assert cut("王", 1) == "" and cut("Ann", 0, "…") == ""
+    assert wrap_words(f"{flag}{flag} x", 3, "  ") == [flag, f"  {flag}", "  x"]
+    assert wrap_words("", 10) == []
+
+
+def test_a_kalooki_head_too_narrow_for_a_wide_first_letter_is_the_seat_number() -> None:
+    """At 20 columns a head one cell wide cut 王 to nothing: a column without a name."""
+    from referee.render import kalooki as render
+
+    text = (Path(__file__).parents[1] / "examples" / "kalooki-game.toml").read_text("utf-8")
+    for name, other in {"Ann": "王", "Bob": "王王"}.items():
+        text = re.sub(rf"\b{name}\b", other, text)
+    state = initial(parse_session(Path("k.toml"), text.encode(), "").session)
+    heads = render.short_names(state, 1)
+    assert "" not in heads and len(set(heads)) == len(heads)

@@ -484,6 +484,29 @@ def test_ratings_and_stats_keep_their_columns_with_names_of_wide_characters(
     table = referee("ratings").out.splitlines()[:3]
     assert table[1:] == ["王小明王小明王小  1516    1    0", "Bob               1484    0    1"]
     assert [cell_len(line) for line in table] == [32, 32, 32]
-    assert referee("ratings").out.splitlines()[-1] == "             Bob  0 - 1  王小明王小明王小"
+    assert referee("ratings").out.splitlines()[-1] == "             Bob  0 - 1  王小明王小明王"
     rows = referee("stats").out.splitlines()[1:4]
     assert rows[1:] == ["王小明王小明     1    1 100% W", "Bob              1    0   0% L"]
+
+
+def test_ratings_head_to_head_history_and_stats_fit_40_columns_at_the_name_limit(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two 16-character names made a head-to-head line of 41 cells; --history cut names by
+    characters (12 CJK letters are 24 cells) and printed its lines unwrapped; stats and the KR
+    line wrapped by characters, so a name of wide characters ran past the screen's edge."""
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "40")
+    clock(monkeypatch, 10)
+    wide, long = "王小明王小明王小明王小明王小明王", "Abcdefghijklmnop"
+    referee("new", "kiriki", long, wide, "--first", long, "--ranked", "--name", "one")
+    assert all(cell_len(line) <= 40 for line in referee("kr", "resign", long).out.splitlines())
+    for args in (["ratings"], ["ratings", "--history"], ["stats"]):
+        out = referee(*args).out.splitlines()
+        assert [line for line in out if cell_len(line) > 40] == [], args
+    assert referee("ratings").out.splitlines()[-1] == "Abcdefghijklmnop  0 - 1  王小明王小明王"
+    assert referee("ratings", "--history").out.splitlines()[1:3] == [
+        "  王小明王小明 beat Abcdefghijkl 0-0,",
+        "    Abcdefghijkl resigned",
+    ]

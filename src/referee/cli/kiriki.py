@@ -290,7 +290,7 @@ def ratings(
         )
         return
     if history:
-        output.print_text("\n".join(_history_lines(found)))
+        output.print_wrapped("\n".join(_history_lines(found)))  # 40 columns, names wrapped
         return
     from referee.render.cells import cut, ljust
 
@@ -308,15 +308,18 @@ def _pair_line(pair: kiriki.HeadToHead) -> str:
     from referee.render.cells import cut, rjust
 
     (a, b), (x, y) = pair.players, pair.wins
-    return f"{rjust(cut(printable(a), 16), 16)} {x:>2} - {y:<2} {cut(printable(b), 16)}"
+    # 16 + " 10 - 0  " + 15: two names at the 16-character limit still fit 40 columns
+    return f"{rjust(cut(printable(a), 16), 16)} {x:>2} - {y:<2} {cut(printable(b), 15)}"
 
 
 def _history_lines(found: list[kiriki.Rated]) -> list[str]:
+    from referee.render.cells import cut
+
     lines = []
     for r in found:
         m = r.match
-        w, lo = printable(m.winner)[:12], printable(m.loser)[:12]
-        lines.append(f"{m.finished[:10]} {printable(m.session)[:28]}")
+        w, lo = cut(printable(m.winner), 12), cut(printable(m.loser), 12)  # in cells
+        lines.append(f"{m.finished[:10]} {cut(printable(m.session), 28)}")
         resigned = f", {lo} resigned" if m.resigned else ""
         lines.append(f"  {w} beat {lo} {m.score[0]}-{m.score[1]}{resigned}")
         lines.append(

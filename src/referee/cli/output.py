@@ -62,10 +62,21 @@ def print_wrapped(text: str) -> None:
     """Prose lines on stdout, each wrapped to the screen with a hanging indent of 2."""
     import textwrap
 
+    room = min(width(), 100)
     lines = []
     for line in text.splitlines():
-        indent = " " * (len(line) - len(line.lstrip()) + 2)
-        lines += textwrap.wrap(line, width=min(width(), 100), subsequent_indent=indent) or [""]
+        lead = len(line) - len(line.lstrip())
+        if line.isascii():
+            indent = " " * (lead + 2)
+            lines += textwrap.wrap(line, width=room, subsequent_indent=indent) or [""]
+            continue
+        # a name of wide characters (CJK, emoji) takes two cells a character: wrapped in cells
+        from referee.render.cells import width_of, wrap_words
+
+        if width_of(line) <= room:
+            lines.append(line.rstrip())
+        else:
+            lines += [" " * lead + part for part in wrap_words(line, room - lead, "  ")]
     print_text("\n".join(lines))
 
 

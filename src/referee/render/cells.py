@@ -20,22 +20,53 @@ def width_of(text: str) -> int:
     return cell_len(text)
 
 
+def clusters(text: str) -> list[str]:
+    """`text` in the pieces a terminal draws as one (a letter and its accents, an emoji and
+    its variation selector or skin tone, a flag's two letters, emoji joined by a ZWJ): what a
+    cut may never split, or the piece left draws wider than its count, or as another.
+
+    >>> clusters("e\\u0301x") == ["e\\u0301", "x"], clusters("\\U0001f1ef\\U0001f1f5!")
+    (True, ['🇯🇵', '!'])
+    >>> clusters("\\u2764\\ufe0f\\u2764\\ufe0f")
+    ['❤️', '❤️']
+    """
+    if text.isascii():
+        return list(text)
+    pieces: list[str] = []
+    joined = flag = False  # the last piece ends in a ZWJ / is a flag's first letter
+    for char in text:
+        regional = "\U0001f1e6" <= char <= "\U0001f1ff"
+        if pieces and (joined or (flag and regional) or char == "\u200d" or not width_of(char)):
+            pieces[-1] += char
+            flag = False
+        else:
+            pieces.append(char)
+            flag = regional
+        joined = char == "\u200d"
+    return pieces
+
+
 def cut(text: str, width: int, mark: str = "") -> str:
     """`text` in at most `width` cells, ending in `mark` (say "…") where it had to be cut; a
-    wide character that would straddle the edge goes.
+    wide character that would straddle the edge goes, and a character is never parted from
+    its accents or an emoji from its modifiers.
 
     >>> cut("Annabelle", 5, "…"), cut("王小明王", 5, "…"), cut("Ann", 5, "…")
     ('Anna…', '王小…', 'Ann')
+    >>> cut("\u2764\ufe0f\u2764\ufe0f\u2764\ufe0f", 4, "…")
+    '❤️…'
     """
     if width_of(text) <= width:
         return text
     room = width - width_of(mark)
+    if room < 0:  # not even the mark fits: as much of the text as does
+        mark, room = "", width
     kept, used = [], 0
-    for char in text:
-        used += width_of(char)
+    for piece in clusters(text):
+        used += width_of(piece)
         if used > room:
             break
-        kept.append(char)
+        kept.append(piece)
     return "".join(kept) + mark
 
 
@@ -69,7 +100,7 @@ def wrap_words(text: str, width: int, indent: str = "") -> list[str]:
                 lines.append(line)
                 line = ""
             else:  # a word wider than the line: as much as fits, the rest on the next
-                head = cut(word, max(1, width - width_of(lead))) or word[0]
+                head = cut(word, max(1, width - width_of(lead))) or clusters(word)[0]
                 lines.append(lead + head)
                 word = word[len(head) :]
     if line:

@@ -50,7 +50,8 @@ def short_names(state: State, width: int) -> list[str]:
     """Column heads: the names cut to the column, made unique with a digit where they clash."""
     found: list[str] = []
     for k, seat in enumerate(state.seats):
-        name = cut(printable(seat.name), max(1, width))
+        # a wide first letter that does not fit the column leaves the seat's number, not nothing
+        name = cut(printable(seat.name), max(1, width)) or str(k + 1)
         if name in found:
             name = cut(name, max(1, width - 1)) + str(k + 1)
         found.append(name)
