@@ -150,3 +150,17 @@ def test_a_kalooki_head_too_narrow_for_a_wide_first_letter_is_the_seat_number() 
     state = initial(parse_session(Path("k.toml"), text.encode(), "").session)
     heads = render.short_names(state, 1)
     assert "" not in heads and len(set(heads)) == len(heads)
+
+
+@pytest.mark.parametrize("width", [26, 30, 37, 38, 40])
+def test_a_kariki_compact_line_fits_a_screen_under_38_columns(width: int) -> None:
+    """Below 38 columns the name's column is what the line leaves, and a longer name is cut:
+    a column of 16 wrapped every player's line in two on a narrow phone."""
+    from rich.cells import cell_len
+
+    for game, render, every in nights(wide=False):
+        if game != "kariki":
+            continue
+        for state in every:
+            lines = [render.compact_line(state, i, width).plain for i in range(len(state.seats))]  # type: ignore[attr-defined]
+            assert max(cell_len(line) for line in lines) <= width, lines

@@ -180,6 +180,8 @@ def test_another_games_action_typed_without_its_game_says_whose_it_is(
             f"{actor.title}" in result.err
             and f"referee {actor.name} {command[1]} ..." in result.err
         )
+    shouted = referee(theirs[0][1].upper(), *theirs[0][2:])  # a phone's caps lock
+    assert "It is an action of" in shouted.err and actor.title in shouted.err, shouted
     assert snapshot(path) == before
     lines = [shlex.join(c[1:]) for c in theirs]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join([*lines, "show --json"]) + "\n"))

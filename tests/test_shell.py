@@ -44,7 +44,9 @@ def test_a_scripted_night_runs_line_by_line(
     [
         pytest.param("zz", "unknown command 'zz'", id="unknown"),
         pytest.param(
-            "slash Bob drop -5", "-5: a count or an amount is never below 0", id="a-negative-count"
+            "slash Bob drop -5",
+            "-5 is no option, and no count or amount is below 0",
+            id="a-negative-count",
         ),
         pytest.param(
             "bid 5x3",

@@ -591,17 +591,17 @@ def _whose(error: Exception) -> str:
 
     from referee.cli.moves import owners_of
 
-    named = re.match(r"No such command '([a-z]+)'\.", str(getattr(error, "message", "")))
+    named = re.match(r"No such command '([A-Za-z]+)'\.", str(getattr(error, "message", "")))
     context = getattr(error, "ctx", None)
     if named is None or context is None:
         return ""
-    word = named.group(1)
+    word = named.group(1).casefold()
     owners = owners_of(word, context.command.name)
     if not owners:
         return ""
     titles = " and ".join(g.title for g in owners)
     lines = " or ".join(f"referee {g.name} {word} ..." for g in owners)
-    return f"No such command '{word}'. It is an action of {titles}: {lines}"
+    return f"No such command '{named.group(1)}'. It is an action of {titles}: {lines}"
 
 
 def _negative(error: Exception) -> str:
@@ -612,7 +612,7 @@ def _negative(error: Exception) -> str:
     named = re.fullmatch(r"No such option: (-[0-9]{1,24})", str(getattr(error, "message", "")))
     if named is None:
         return ""
-    return f"{named.group(1)}: a count or an amount is never below 0"
+    return f"{named.group(1)} is no option, and no count or amount is below 0"
 
 
 def _cut_values(message: str) -> str:

@@ -211,11 +211,12 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     The berries are the cross's five points in hanging order (top, right, bottom, left,
     centre), each drawn by its cause, `.` for a free point; then the slash tally, crowns
     rolled, `$` for a buy-back. A long nickname is cut first, then dropped; a name only
-    when its wide characters (CJK, emoji) take more cells than the name's column.
+    when it is wider than the name's column: on a screen under 38 columns (the column is what
+    the line leaves), or of wide characters (CJK, emoji), two cells each.
     """
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
-    name_width = min(max(16, width - 22), 28)
+    name_width = max(2, min(width - 22, 28))  # 16 letters, a name's most, from 38 columns
     who = cut(printable(seat.name), name_width, "…")
     if seat.nickname:
         room = name_width - width_of(who) - 3  # " (" and ")"
