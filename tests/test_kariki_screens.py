@@ -368,3 +368,24 @@ def test_a_card_in_the_poo_leaves_room_for_the_typed_line_and_the_prompt(
         assert result.code == 0, line
         assert len(result.out.rstrip("\n").splitlines()) <= 22, result.out
     assert len(referee("show").out.rstrip("\n").splitlines()) <= 22
+
+
+@pytest.mark.parametrize("width", [50, 60, 100])
+def test_a_winner_flag_too_long_for_its_block_wraps_indented_in_the_grid(width: int) -> None:
+    # Found by a play-test: a pot of 192 made "WINNER of the pot (192)" 25 cells in a block
+    # of 24; Rich folded it, and "(192)" stood at the card's left edge, under no name.
+    from rich.console import Console
+
+    from referee.render.kariki import card_lines, full_card
+
+    state = k.apply(play("Bob slash 15", table("Ann Bob", buy_in=60)), k.Settle())
+    assert state.is_finished and state.pot == 120
+    console = Console(width=width, color_system=None, record=True, file=io.StringIO())
+    console.print(full_card(state, "t", width))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    assert lines[1:4] == [
+        "  Ann                       Bob",
+        "  WINNER of the pot         OUT - bartender/DJ",
+        "  (120)                       /    berries 5/5",
+    ]
+    assert card_lines(state, width) == len(lines)

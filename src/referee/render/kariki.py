@@ -14,7 +14,7 @@ from rich.text import Text
 
 from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
-from referee.render.cells import cut, ljust, width_of
+from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
@@ -109,7 +109,8 @@ def cross(seat: Seat) -> list[str]:
 
 def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
     """One player's name line and cross with berries, slashes and crowns beside it; a flag
-    too long for the block's `width` goes on two lines at its `; `."""
+    too long for the block's `width` goes on two lines at its `; `, and a part still too
+    long wraps at words, each line indented (`WINNER of the pot` / `(192)`)."""
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     head = Text("> " if on_turn else "  ", style="bold")
@@ -127,9 +128,10 @@ def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
     block = Text()
     block.append_text(head)
     for flag, style in flags(state, index):
-        for part in [flag] if len(flag) + 2 <= width else flag.split("; "):
-            block.append("\n  ")
-            block.append(part, style=style)
+        for part in [flag] if width_of(flag) + 2 <= width else flag.split("; "):
+            for piece in wrap_words(part, max(1, width - 2)):  # indented, never folded at 0
+                block.append("\n  ")
+                block.append(piece, style=style)
     for cross_line, extra in zip(cross(seat), info, strict=True):
         block.append(f"\n  {cross_line}  {extra}".rstrip())
     return block
