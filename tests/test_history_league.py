@@ -519,3 +519,18 @@ def test_a_log_over_midnight_dates_the_first_event_of_each_day(
     times = [line.split()[1:3] for line in referee("log").out.splitlines() if line[:2].strip()]
     assert times == [["11-29", "23:58"], ["23:59", "Bob"], ["11-30", "00:01"]]
     assert history.log_times(["2026-11-29T20:00:00+00:00", None]) == ["20:00", ""]
+
+
+def test_the_stats_screen_marks_a_cut_name_and_a_longer_leaderboard(referee: Runner) -> None:
+    # Found by a play-test: "Konstantinos" (of Konstantinos-Pap) read as a whole name, and a
+    # Kariki night of six listed five players on its leaderboard with no word of the sixth.
+    players = ["Konstantinos-Pap", "Konstantinos", "Cy", "Dee", "Eve", "Fay"]
+    assert referee("new", "kariki", *players, "--name", "six").code == 0
+    text = referee("stats").out.splitlines()
+    assert "Konstantino…     1    0    - -" in text
+    assert "Konstantinos     1    0    - -" in text
+    assert text[text.index("leaderboards (wins/games):") + 1 :][:2] == [
+        "  kariki: Cy 0/1, Dee 0/1, Eve 0/1, Fay",
+        "    0/1, Konstantinos 0/1, and 1 more",
+    ]
+    assert max(len(line) for line in text) <= 40

@@ -594,7 +594,7 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
         lines.append("player       games wins rate form")
         for row in doc["players"]:
             lines.append(
-                f"{ljust(cut(row['name'], 12), 12)} {row['games']:>5} {row['wins']:>4} "
+                f"{ljust(cut(row['name'], 12, '…'), 12)} {row['games']:>5} {row['wins']:>4} "
                 f"{_percent(row['win_rate']):>4} {row['form']}"
             )
         nets = [f"{n} {_signed(m['net'])}" for n, m in doc["money"]["totals"].items()]
@@ -603,6 +603,8 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
         lines.append("leaderboards (wins/games):")
         for ruleset, board in doc["leaderboards"].items():
             top = [f"{r['name']} {r['wins']}/{r['games']}" for r in board[:5]]
+            if len(board) > 5:  # the rest are in `--game` and `--json`: never dropped unsaid
+                top.append(f"and {len(board) - 5} more")
             lines.append(f"  {ruleset}: " + ", ".join(top))
     if len(doc["months"]) > 0:
         lines.append("plays per month:")
