@@ -192,3 +192,27 @@ def test_another_games_action_typed_without_its_game_says_whose_it_is(
         assert line.startswith(f"error: '{command[1]}' is an action of "), line
         assert f"{actor.title}" in line and line.split(", not ")[1].startswith(table.title)
     assert snapshot(path) == before
+
+
+def test_an_error_at_a_terminal_wraps_in_cells_and_never_inside_a_name(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by a play-test at 40 columns: the error was wrapped by characters, so a line with
+    # CJK names ran 45 cells and the terminal broke it mid-word (": try" alone, "To" / "m,"),
+    # and textwrap parted "Alexandra-" from "Louise" at the hyphen.
+    import sys
+
+    from referee.render.cells import width_of
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "40")
+    names = ["Zoë🍺", "王芳", "Alexandra-Louise", "Bob=Bobby", "Tom"]
+    assert referee("new", "mia", *names, "--name", "m").code == 0
+    result = referee("mia", "announce", "43", "--by", "王芳王芳王芳王芳")
+    assert result.code == 2
+    lines = result.err.splitlines()
+    assert max(width_of(line) for line in lines) <= 40, lines
+    assert "Alexandra-Louise," in result.err.split()
+    result = referee("mia", "believe")
+    assert result.err == "error: there is nothing to believe:\n  Zoë🍺 rolls and announces\n"

@@ -21,9 +21,7 @@ def error_line(message: str) -> None:
     """One message on stderr: one line for scripts, wrapped at words on a terminal (in red)."""
     text = " ".join(printable(f"error: {message}").split())
     if sys.stderr.isatty():
-        import textwrap
-
-        text = "\n".join(textwrap.wrap(text, width=width(), subsequent_indent="  "))
+        text = _wrapped_message(text)
         if "NO_COLOR" not in os.environ:
             text = f"\x1b[31m{text}\x1b[0m"
     sys.stderr.write(text + "\n")
@@ -34,11 +32,18 @@ def warning_line(message: str) -> int:
     still succeeds. Returns the lines it took."""
     text = " ".join(printable(f"warning: {message}").split())
     if sys.stderr.isatty():
-        import textwrap
-
-        text = "\n".join(textwrap.wrap(text, width=width(), subsequent_indent="  "))
+        text = _wrapped_message(text)
     sys.stderr.write(text + "\n")
     return text.count("\n") + 1
+
+
+def _wrapped_message(text: str) -> str:
+    """A one-line message wrapped at spaces to the terminal, counted in cells (a CJK name or
+    an emoji takes two, so textwrap's count of characters ran past the edge) and never inside
+    a word (textwrap parted `Alexandra-Louise` at its hyphen)."""
+    from referee.render.cells import wrap_words
+
+    return "\n".join(wrap_words(text, width(), "  "))
 
 
 def print_json(document: Any) -> None:
