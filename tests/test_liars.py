@@ -876,3 +876,13 @@ def test_places_follow_the_order_players_went_out(example: str) -> None:
     outcome = session.engine.outcome(final)
     assert outcome.finished and len(out_order) == len(session.players) - 1
     assert list(outcome.standings) == [*outcome.winners, *reversed(out_order)]
+
+
+def test_the_out_line_names_the_players_in_the_order_they_went_out() -> None:
+    """First out first, as the places count them (the runner-up went out last), not by seat."""
+    path = Path(__file__).parents[1] / "examples" / "liars-dice-night.toml"
+    state = storage.load(path).state
+    lines = [line.plain for line in card_text(state, "night", 40)]
+    standings = ld.outcome(state).standings
+    assert "out: Dee, Fay, Bob, Ann, Eve" in lines
+    assert standings[1:] == ("Eve", "Ann", "Bob", "Fay", "Dee")

@@ -140,8 +140,9 @@ def _folded(state: State, width: int) -> list[Text]:
 
 
 def _out(state: State, width: int) -> list[Text]:
-    """Who is out, on one line (cut with `…` when many are)."""
-    out = [state.cups[i].name for i in range(len(state.cups)) if state.cups[i].dice == 0]
+    """Who is out, first out first, on one line (cut with `…` when many are)."""
+    gone = sorted((cup.out_at, cup.name) for cup in state.cups if cup.dice == 0)
+    out = [name for _, name in gone]
     if not out:
         return []
     said = "out: " + play_goes(out)
