@@ -886,3 +886,13 @@ def test_the_out_line_names_the_players_in_the_order_they_went_out() -> None:
     standings = ld.outcome(state).standings
     assert "out: Dee, Fay, Bob, Ann, Eve" in lines
     assert standings[1:] == ("Eve", "Ann", "Bob", "Fay", "Dee")
+
+
+def test_a_bad_ruleset_name_is_said_once() -> None:
+    """The game reads `name` itself and the common check of name and description ran it again:
+    the one problem was said twice."""
+    from referee.errors import RulesetError
+
+    with pytest.raises(RulesetError) as refused:
+        ld.Rules.from_table({**storage.load_ruleset("liars-dice"), "name": "x\x1b[2J"})
+    assert str(refused.value).count("name must be one line of printable text") == 1

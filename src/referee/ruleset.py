@@ -116,7 +116,8 @@ class TableReader:
         """Raise one `RulesetError` naming every problem and every unknown key."""
         for key in ("name", "description"):
             self.text(key, "")
-        problems = self.all_problems()
+        # each said once: a game that reads `name` itself has had its problem said already
+        problems = list(dict.fromkeys(self.all_problems()))
         if problems:
             raise RulesetError(f"{self.source}: " + "; ".join(problems[:12]))
 
