@@ -445,11 +445,17 @@ def _playing(state: State, what: str) -> None:
         raise RuleViolation(f"{out} went out: {what} waits for the next round; enter the hands")
 
 
+def _kept(state: State, seat: Seat) -> int:
+    """The cards `seat` keeps between turns: the deal, two a granted call, less what he laid
+    down or tacked (0 or below: he has laid them all, his drawn card too at -1)."""
+    return _held(state.rules, state.round, seat.calls_hand)[0] - seat.laid
+
+
 def _emptied(state: State, but: int) -> Seat | None:
     """A player other than `but` who has laid every card he holds between turns, if any: he goes
     out with his last discard (or lay), so nobody else can empty his hand this round."""
     for k, seat in enumerate(state.seats):
-        if k != but and seat.laid >= _held(state.rules, state.round, seat.calls_hand)[0]:
+        if k != but and _kept(state, seat) <= 0:
             return seat
     return None
 
@@ -526,14 +532,14 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
 def _laid(state: State, i: int, facts: list[Fact]) -> State:
     """After player `i` lays cards: tell when that leaves him no card to keep (he is out)."""
     seat = state.seats[i]
-    most = _held(state.rules, state.round, seat.calls_hand)[0]
-    if seat.laid >= most:
+    kept = _kept(state, seat)
+    if kept <= 0:
         if (other := _emptied(state, i)) is not None:
             raise RuleViolation(
                 f"that lays {seat.name}'s last card, but {other.name} has laid every card"
                 f" already and goes out: out {other.name} ends the round"
             )
-        facts.append(Emptied(seat.name, most + 1 - seat.laid))
+        facts.append(Emptied(seat.name, kept + 1))  # the drawn card, while it is in hand
     return state
 
 
