@@ -294,7 +294,7 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     console = _console(width)
     per_row = max(1, (width + 2) // (BLOCK_WIDTH + 2))
     shown_width = min(width, per_row * (BLOCK_WIDTH + 2) - 2) if per_row > 1 else width
-    header = wrapped_lines(_header(state, title, shown_width).plain, width)  # a long title wraps
+    top = wrapped_lines(_header(state, title, shown_width).plain, width)  # a long title wraps
     block_width = width if per_row == 1 else BLOCK_WIDTH
     # Counted from the plain lines (each folds at the block's width), not by wrapping with
     # Rich: this runs before every card is drawn.
@@ -306,7 +306,7 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     used = _full_legend(state)  # wraps at words on a narrow screen
     legend = wrapped_lines(used, width) if used else 0
     paid = len(money(state).wrap(console, width)) if state.has_money else 0
-    return header + tall + legend + paid + len(status(state).wrap(console, width))
+    return top + tall + legend + paid + len(status(state).wrap(console, width))
 
 
 def _console(width: int) -> Console:

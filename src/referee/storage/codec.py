@@ -431,14 +431,6 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
 _PLAIN = frozenset((str, int))
 
 
-# Every top-level key a session document has (session_to_doc writes them all but `id` on
-# a file from before ids): any other is a slip that would lose what it holds on the next save.
-KEYS = frozenset(
-    {"schema", "id", "name", "game", "created", "updated", "players", "events", "undone"}
-    | {"options", "ruleset"}
-)
-
-
 def session_from_doc(doc: Mapping[str, Any]) -> Session:
     """A `Session` from a parsed, current-schema document, checked as strictly as typed input.
 
@@ -522,6 +514,9 @@ def session_to_doc(session: Session) -> dict[str, Any]:
 
 
 HEAD = ("schema", "id", "name", "game", "created", "updated", "players")
+# Every top-level key a session document has (session_to_doc writes them all but `id` on
+# a file from before ids): any other is a slip that would lose what it holds on the next save.
+KEYS = frozenset((*HEAD, "events", "undone", "options", "ruleset"))
 
 
 def session_to_text(session: Session) -> str:
