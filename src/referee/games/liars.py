@@ -291,6 +291,12 @@ class State:
         return tuple(i for i, c in enumerate(self.cups) if c.dice > 0)
 
     @property
+    def out_in_order(self) -> tuple[int, ...]:
+        """Seats with no die left, first out first (the last of them is the runner-up)."""
+        gone = [i for i, c in enumerate(self.cups) if c.dice == 0]
+        return tuple(sorted(gone, key=lambda i: self.cups[i].out_at))
+
+    @property
     def is_over(self) -> bool:
         """True once one player is left with dice."""
         return len(self.active) <= 1
@@ -677,8 +683,8 @@ def outcome(state: State) -> Outcome:
     """Finished when one player has dice; standings by dice left, then by when each went out
     (the last out is the runner-up)."""
     cups = state.cups
-    order = sorted(range(len(cups)), key=lambda i: (-cups[i].dice, -cups[i].out_at))
-    standings = tuple(state.name(i) for i in order)
+    playing = sorted(state.active, key=lambda i: -cups[i].dice)
+    standings = tuple(state.name(i) for i in (*playing, *reversed(state.out_in_order)))
     if not state.is_over:
         return Outcome(False, (), standings)
     return Outcome(True, (state.winner or "",), standings)

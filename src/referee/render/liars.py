@@ -141,8 +141,7 @@ def _folded(state: State, width: int) -> list[Text]:
 
 def _out(state: State, width: int) -> list[Text]:
     """Who is out, first out first, on one line (cut with `…` when many are)."""
-    gone = sorted((cup.out_at, cup.name) for cup in state.cups if cup.dice == 0)
-    out = [name for _, name in gone]
+    out = [state.name(i) for i in state.out_in_order]
     if not out:
         return []
     said = "out: " + play_goes(out)
