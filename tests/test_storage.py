@@ -832,34 +832,3 @@ def test_a_save_writes_the_tables_text_again_only_for_the_very_tables_read(
     other = replace(loaded.session, ruleset={**loaded.session.ruleset, "buy_in": 5})
     text, lines = codec.session_text(other, planted)
     assert "x = 1" not in text and "buy_in = 5" in text and text.endswith(str(lines.tables))
-
-
-@given(st.binary(max_size=3000))
-def test_the_sha256_of_one_commands_keys_is_hashlibs(data: bytes) -> None:
-    import hashlib
-
-    from referee import sha
-
-    assert sha.own_sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()  # the interpreter's
-    assert sha.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()  # whichever chosen
-    hashed = sha.sha256()
-    hashed.update(data)
-    assert hashed.digest() == hashlib.sha256(data).digest()
-
-
-def test_a_command_over_many_files_or_a_large_one_hashes_with_openssl(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import hashlib
-
-    from referee import sha
-
-    monkeypatch.setattr(sha, "_chosen", sha.own_sha256)
-    sha.for_many_files()
-    assert sha._chosen is hashlib.sha256
-    monkeypatch.setattr(sha, "_chosen", sha.own_sha256)
-    big = b"x" * sha.LARGE  # and a long night's file: hashed three times a command
-    assert sha.sha256(big[:-1]).digest() == hashlib.sha256(big[:-1]).digest()
-    assert sha._chosen is sha.own_sha256
-    assert sha.sha256(big).digest() == hashlib.sha256(big).digest()
-    assert sha._chosen is hashlib.sha256

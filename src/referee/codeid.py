@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 import os
+from hashlib import sha256
 
 from referee.places import cache_root, is_private_folder
-from referee.sha import for_many_files, sha256
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -48,7 +48,6 @@ def stat_signature(package: str = PACKAGE) -> str:
 
 def content_digest(package: str = PACKAGE) -> str:
     """Names and bytes of the sources: the same for the same code, however it was installed."""
-    for_many_files()  # every source, once per install
     digest = sha256()
     for path, where in _sources(package):
         with open(path, "rb") as source:

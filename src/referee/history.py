@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from referee import __version__, games
 from referee.errors import UsageError, quote
 from referee.games.base import Outcome
-from referee.records import record
 from referee.session import TIME_KEY, Session, event_of, event_time, states
 
 T = TypeVar("T")
@@ -109,7 +108,7 @@ def parse_day(text: str, option: str = "--since") -> str:
 # ---------------------------------------------------------------------------- rows
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Row:
     """One event as a spreadsheet row: who, what, the ruling, the scores after it."""
 
@@ -565,7 +564,7 @@ def match_player(text: str, names: Iterable[str]) -> str:
     raise UsageError(f"no player {quote(text)}{hint}")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Filters:
     """Which sessions stats count: a game or a ruleset, a player, a first day."""
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import games
 from referee.errors import RefereeError, UsageError, quote
 from referee.games.base import Game, PlayerInfo
-from referee.records import record
 from referee.text import check_name, pick
 
 EventData = Mapping[str, str | int]
@@ -23,7 +22,7 @@ MAX_SESSION_NAME = 64
 _SESSION_NAME_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.-]{{0,{MAX_SESSION_NAME - 1}}}", re.ASCII)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Session:
     """Everything a session file holds."""
 

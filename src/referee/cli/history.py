@@ -21,7 +21,6 @@ from referee.cli.common import (
 )
 from referee.errors import RefereeError, StorageError, UsageError
 from referee.session import Session, check_session_name, initial, replay
-from referee.sha import for_many_files
 from referee.text import printable
 
 
@@ -189,7 +188,6 @@ def export_order(
     kept. Nothing but these few facts a file is held, so memory does not grow with the
     sessions' summaries.
     """
-    for_many_files()  # every session file is read and hashed
     paths = storage.session_files(home)
     outcome: list[Placed | str | None] = []
     missed: list[int] = []
@@ -405,7 +403,6 @@ def summaries(
     changed files are replayed; with many to replay and `workers` > 1, a pool of processes
     shares them out (the result is the same as one process's, in the same order).
     """
-    for_many_files()  # every session file is read and hashed
     key = storage.code_digest()
     kept = cache.read_document("stats")
     old: dict[str, Any] = (

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from types import UnionType
 from typing import Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
-from referee.records import record
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -31,7 +30,7 @@ E = TypeVar("E")  # the event union
 EventDict = dict[str, str | int]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PlayerInfo:
     """A player as entered at `new`: a name and an optional nickname."""
 
@@ -61,7 +60,7 @@ class Outcome(NamedTuple):
         return "provisional" if self.provisional else "finished"
 
 
-@record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Game(Generic[R, Opt, S, E]):
     """A game's pure rules engine, seen from the shared layers: its typed functions.
 

@@ -20,7 +20,6 @@ from itertools import combinations, pairwise
 
 from referee.errors import NotationError, UsageError
 from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
-from referee.records import record
 from referee.ruleset import TableReader
 
 # ---------------------------------------------------------------------------- rules
@@ -40,7 +39,7 @@ class CallScope(Enum):
     HAND = "hand"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every Kalooki ruleset key, with RULES.md's defaults."""
 
@@ -123,7 +122,7 @@ class Rules:
         return Contract(text.count("3"), text.count("4"))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Contract:
     """How many threes and fours a lay-down needs."""
 
@@ -218,7 +217,7 @@ class Kind(Enum):
     FOUR = "four"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Meld:
     """A checked meld: legal with a kind and reading, or illegal with a reason."""
 
@@ -356,7 +355,7 @@ def _place_run(places: list[int], jokers: int, rules: Rules) -> list[int] | str:
 # ---------------------------------------------------------------------------- contracts
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LayDown:
     """A contract lay-down, checked."""
 
@@ -418,7 +417,7 @@ def parse_lay_down(words: Sequence[str]) -> list[tuple[Card, ...]]:
 # ---------------------------------------------------------------------------- the solver
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Solution:
     """The best lay-down for a hand, or none."""
 

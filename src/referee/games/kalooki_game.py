@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -47,7 +47,6 @@ from referee.games.kalooki import (
     reachable,
 )
 from referee.notation.cards import JOKER, RANK_NAMES, Card, parse_cards, show
-from referee.records import record
 
 THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
 
@@ -65,7 +64,7 @@ def stock_after_last_deal(rules: Rules, players: int) -> tuple[int, int]:
 # ---------------------------------------------------------------------------- options
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new kalooki` sets: who deals the first round."""
 
@@ -90,7 +89,7 @@ def _melds_text(melds: Sequence[Sequence[Card]]) -> str:
     return " / ".join(show(list(m)) for m in melds)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Call:
     """`caller` calls the top discard; `refused` by the active player (`by`, when named)."""
 
@@ -103,7 +102,7 @@ class Call:
         return line + " --refused" if self.refused else line
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Down:
     """`player` lays down melds (his contract, or new melds where the ruleset allows them)."""
 
@@ -114,7 +113,7 @@ class Down:
         return words("down", self.player, *_melds_text(self.melds).split())
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Tack:
     """`player` adds `card` to table meld `meld`; `swap`: it takes a joker's place there."""
 
@@ -128,7 +127,7 @@ class Tack:
         return line + " --swap" if self.swap else line
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StockOut:
     """The stock ran out."""
 
@@ -136,7 +135,7 @@ class StockOut:
         return "stockout"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Out:
     """`player` emptied his hand: the round ends."""
 
@@ -146,7 +145,7 @@ class Out:
         return words("out", self.player)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Hand:
     """What `player` holds when the round ends: the cards, or their points."""
 
@@ -160,7 +159,7 @@ class Hand:
         return words("hand", self.player, points=self.points)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Fix:
     """A closed round's hand corrected: what `player` really held in round `round`."""
 
@@ -287,7 +286,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Seat:
     """A player on the sheet: a score per round played, and this round's situation."""
 
@@ -306,7 +305,7 @@ class Seat:
         return sum(self.scores)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TableMeld:
     """A meld on the table: its owner, and its cards in order (jokers where they stand)."""
 
@@ -316,7 +315,7 @@ class TableMeld:
     stands_for: tuple[Card, ...] = ()  # for a four: the card each place stands for
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Played:
     """A closed round as the sheet keeps it, seat by seat where a tuple.
 
@@ -335,7 +334,7 @@ class Played:
     hands: tuple[tuple[Card, ...] | None, ...] = ()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class VoidDeal:
     """A deal voided by the stock running out twice: its round, dealer and calls, seat by seat.
 
@@ -348,7 +347,7 @@ class VoidDeal:
     calls: tuple[int, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class State:
     """The sheet after some events."""
 

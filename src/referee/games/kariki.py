@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -36,7 +36,6 @@ from referee.games.base import (
 )
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
-from referee.records import record
 from referee.ruleset import LIST_MAX, TableReader
 from referee.text import pick
 
@@ -76,7 +75,7 @@ class IllegalClaim(Enum):
     BERRY = "berry"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SlashRule:
     """A named table rule whose breaking earns slashes."""
 
@@ -85,7 +84,7 @@ class SlashRule:
     seconds_per_slash: int | None = None  # e.g. dropped dice: a slash per started 10 seconds
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every Kariki ruleset key, with RULES.md's defaults."""
 
@@ -155,7 +154,7 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
 # ---------------------------------------------------------------------------- options
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new kariki` sets: who won the roll-off, the direction, the buy-in."""
 
@@ -183,7 +182,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Claim:
     """The roller claims a rank (typed by the responder, it also means he took the mug)."""
 
@@ -194,7 +193,7 @@ class Claim:
         return words("claim", LADDER.name(self.rank), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShowKariki:
     """The roller lifts the mug on a 1-2 (typed by the responder: he took the mug first)."""
 
@@ -204,7 +203,7 @@ class ShowKariki:
         return words("kariki", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TakeMug:
     """The responder takes the mug without looking and becomes the roller."""
 
@@ -214,7 +213,7 @@ class TakeMug:
         return words("roll", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pull:
     """The responder lifts the mug; `dice` are what it showed."""
 
@@ -225,7 +224,7 @@ class Pull:
         return words("pull", str(self.dice), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pass:
     """The responder accepts the claim as his own and hands the choice on."""
 
@@ -235,7 +234,7 @@ class Pass:
         return words("pass", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Slash:
     """A table rule was broken: `count` slashes, or one per started period of `seconds`."""
 
@@ -248,7 +247,7 @@ class Slash:
         return words("slash", self.player, self.rule, seconds=self.seconds, count=self.count)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BuyBack:
     """A player who just went out pays the pot to come back with one berry less."""
 
@@ -258,7 +257,7 @@ class BuyBack:
         return words("buyback", self.player)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Settle:
     """The night ends: nobody else buys back, and the last player standing takes the pot."""
 
@@ -461,7 +460,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Seat:
     """One player at the table; `paid` is the buy-in plus any buy-back, `out_at` the number
     of the event that put him out last (0: never out), which his place follows."""
@@ -477,7 +476,7 @@ class Seat:
     out_at: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class State:
     """The table after some events: `claim` is the claim to beat (ROLL) or the live one."""
 

@@ -10,7 +10,7 @@ the match goes to the first to the format's target who leads by two.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -31,7 +31,6 @@ from referee.games.base import (
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank, Roll
-from referee.records import record
 from referee.ruleset import TableReader
 
 TOP_CLAIM = Rank.DOUBLE_SIXES  # Pair of Aces: Kiriki is higher, but never claimed
@@ -40,7 +39,7 @@ REMATCH_FIRST = ("loser", "winner", "rolloff")
 # ---------------------------------------------------------------------------- rules
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every Kiriki ruleset key: the match formats (as data), the lead to win, the rating."""
 
@@ -96,7 +95,7 @@ class Rules:
         return targets[format_name]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new kiriki` sets: the format, ranked or not, who starts (else a roll-off)."""
 
@@ -127,7 +126,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RollOff:
     """One die each, in the order the players were named; higher starts."""
 
@@ -138,7 +137,7 @@ class RollOff:
         return words("rolloff", self.first, self.second)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Claim:
     """The roller claims a rank, perhaps showing one of his dice (`shown`, a face)."""
 
@@ -151,7 +150,7 @@ class Claim:
         return words("claim", LADDER.name(self.rank), show=shown, by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShowKiriki:
     """The roller shows a rolled Kiriki (Black and Red): the point is his."""
 
@@ -161,7 +160,7 @@ class ShowKiriki:
         return words("kiriki", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Lift:
     """The opponent lifts the cup; `dice` are what it shows."""
 
@@ -172,7 +171,7 @@ class Lift:
         return words("lift", str(self.dice), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Believe:
     """The opponent believes the claim and hands control back to the claimer."""
 
@@ -182,7 +181,7 @@ class Believe:
         return words("believe", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The believed claimer shows his dice: they are below the claim, the bluff worked."""
 
@@ -193,7 +192,7 @@ class Reveal:
         return words("reveal", str(self.dice), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Raise:
     """Keep Dice & Raise: the believed claimer keeps his dice and claims strictly higher."""
 
@@ -204,7 +203,7 @@ class Raise:
         return words("raise", LADDER.name(self.rank), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Reroll:
     """The believed claimer rolls fresh, to claim equal or higher (or show a Kiriki)."""
 
@@ -214,7 +213,7 @@ class Reroll:
         return words("reroll", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Roll_:
     """The opponent takes the mug and rolls fresh, to claim equal or higher."""
 
@@ -224,7 +223,7 @@ class Roll_:
         return words("roll", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Resign:
     """The match ends as a loss for `player`."""
 
@@ -354,7 +353,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Side:
     """A player and his points."""
 
@@ -363,7 +362,7 @@ class Side:
     points: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class State:
     """The match after some events."""
 

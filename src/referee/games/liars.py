@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -33,7 +33,6 @@ from referee.games.base import (
     words,
 )
 from referee.notation.bids import Bid, Hands, count_dice
-from referee.records import record
 from referee.ruleset import TableReader
 from referee.text import pick
 
@@ -68,7 +67,7 @@ class NextStarter(Enum):
     WINNER = "winner"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every Liar's dice ruleset key, with the seed's game as the default."""
 
@@ -127,7 +126,7 @@ class Rules:
         return rules
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new liars` sets: who opens, and which way play goes."""
 
@@ -150,7 +149,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BidEvent:
     """The player on turn bids: at least `bid.quantity` dice show `bid.face`."""
 
@@ -161,7 +160,7 @@ class BidEvent:
         return words("bid", str(self.bid), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Call:
     """The player on turn calls the standing bid (or, `exact`, calls it exactly right).
 
@@ -259,7 +258,7 @@ Fact = Started | Bade | Counted | LostDie | RegainedDie | KeptDice | WentOut | R
 # ---------------------------------------------------------------------------- state
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Cup:
     """One player: the dice left under his cup, and whether his palifico round was played."""
 
@@ -270,7 +269,7 @@ class Cup:
     out_at: int = 0  # the number of the event that took his last die (0: still in)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class State:
     """The table after some events."""
 

@@ -9,7 +9,7 @@ ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_start
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -30,7 +30,6 @@ from referee.games.base import (
     words,
 )
 from referee.notation.mia import MIA, DoublesOrder, MiaValue, ladder
-from referee.records import record
 from referee.ruleset import TableReader
 
 MAX_LIVES = 20  # per player, in any ruleset: a night, not a season
@@ -45,7 +44,7 @@ class NextStarter(Enum):
     LOSER = "loser"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every Mia ruleset key, with RULES.md's defaults."""
 
@@ -73,7 +72,7 @@ class Rules:
         return rules
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Options:
     """What `referee new mia` sets: who rolls first, and which way play goes."""
 
@@ -96,7 +95,7 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Announce:
     """The roller says a value. Typed by the player facing an announcement, it also means he
     believed it and rolled."""
@@ -108,7 +107,7 @@ class Announce:
         return words("announce", str(self.value), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Believe:
     """The player facing an announcement takes the mug without lifting it, to roll higher."""
 
@@ -118,7 +117,7 @@ class Believe:
         return words("believe", by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Lift:
     """The player facing an announcement lifts the mug: `dice` are what it shows."""
 
@@ -129,7 +128,7 @@ class Lift:
         return words("lift", str(self.dice), by=self.by)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class GiveUp:
     """Facing Mia, the player gives up without looking and loses one life."""
 
@@ -226,7 +225,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Seat:
     """One player and the lives he has left."""
 
@@ -235,7 +234,7 @@ class Seat:
     lives: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class State:
     """The table after some events."""
 

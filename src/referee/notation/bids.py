@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from referee.errors import NotationError, quote
-from referee.records import record
 
 # Far above any table (20 players x 10 dice), so the rules, which know the dice in play, refuse
 # a big bid with the real reason ("more dice than are in play (24)"); past this many digits a
@@ -42,7 +42,7 @@ _BID_RE = re.compile(
 _COUNT_RE = re.compile(r"[0-9]+", re.ASCII)
 
 
-@record(order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Bid:
     """At least `quantity` dice showing `face`, under all the cups together."""
 
@@ -148,7 +148,7 @@ def count_dice(n: int) -> str:
     return f"{n} die" if n == 1 else f"{n} dice"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Hands:
     """Every player's dice as shown at a call: `Ann=3,3,1 Bob=6,2` (`;` between players when a
     name has a space). Names are as typed; the game matches them to its players."""

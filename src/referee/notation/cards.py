@@ -12,10 +12,10 @@ are the game's business (`referee.games.kalooki`), so an ace's points never leak
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import Enum
 
 from referee.errors import NotationError, quote
-from referee.records import record
 
 
 class Suit(Enum):
@@ -48,7 +48,7 @@ _JOKERS = {"JK", "*", "JOKER"}
 JOKER_RANK = 0
 
 
-@record(order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Card:
     """A card: rank 1 (ace) to 13 (king) with a suit, or the joker (rank 0, no suit)."""
 

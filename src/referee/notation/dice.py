@@ -15,11 +15,11 @@ True
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from referee.errors import NotationError, quote
-from referee.records import record
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -50,7 +50,7 @@ _DIE = "[1-6]"
 _ROLL_RE = re.compile(rf"^\s*(?P<a>{_DIE})\s*[-x/ ]?\s*(?P<b>{_DIE})\s*$", re.ASCII)
 
 
-@record(order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Roll:
     """Two dice, stored low die first: the order of the dice never matters."""
 
@@ -210,7 +210,7 @@ def parse_rank(text: str) -> Rank:
     raise NotationError(f"unknown rank {quote(text)}: {hint}")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Ladder:
     """One game's names for the 15 ranks."""
 
@@ -249,7 +249,7 @@ def _key(text: str) -> str:
     return _SPACES_RE.sub(" ", text.strip().lower())
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FaceWords:
     """One game's words for the same ladder: its face names, how its ranks and dice are typed,
     and how its dice are printed. A game with face words never reads another game's aliases

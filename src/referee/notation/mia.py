@@ -14,12 +14,12 @@ with the canonical spelling as the hint, because at a table `16` is a slip for s
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
 from referee.errors import NotationError, quote
 from referee.notation.dice import ALL_ROLLS, Roll
-from referee.records import record
 
 # Two bare digits: the only spelling whose order of dice means something (`16` is a slip).
 _BARE_RE = re.compile(r"^\s*(?P<a>[1-6])(?P<b>[1-6])\s*$", re.ASCII)
@@ -33,7 +33,7 @@ class DoublesOrder(Enum):
     REVERSED = "reversed"  # 66 < 55 < ... < 11
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MiaValue:
     """A value of two dice, high die first. Mia is 21."""
 

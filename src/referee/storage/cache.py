@@ -8,6 +8,7 @@ import json
 import os
 import stat
 from dataclasses import replace
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,6 @@ from referee.codeid import code_digest
 from referee.errors import RefereeError
 from referee.plain import from_plain, to_plain
 from referee.session import event_of
-from referee.sha import sha256
 from referee.storage import files
 from referee.storage.atomic import atomic_write
 from referee.storage.codec import SCHEMA, Loaded, checked_session, session_to_doc, split_events

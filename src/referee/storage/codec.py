@@ -9,14 +9,14 @@ import contextlib
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
+from hashlib import sha256
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
-from referee.records import record
 from referee.session import (
     DERIVED_ID_EVENTS,
     ReplayError,
@@ -31,7 +31,6 @@ from referee.session import (
     initial,
     states,
 )
-from referee.sha import sha256
 from referee.storage.files import read_bytes, shown
 from referee.text import check_name
 
@@ -100,7 +99,7 @@ def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
         raise StorageError(f"{where}: cannot be read: {str(error)[:60]}") from None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """A session as read and replayed: `digest` is the SHA-256 of the exact bytes replayed."""
 

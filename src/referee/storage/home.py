@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import StorageError, UsageError
-from referee.records import record
 from referee.session import check_session_name
 from referee.storage.atomic import atomic_write
 from referee.storage.files import read_bytes, shown
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Home:
     """The data folder: `sessions/NAME.toml` and the `current` pointer."""
 

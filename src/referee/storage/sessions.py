@@ -12,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from referee.errors import StorageError, UsageError, quote
-from referee.records import record
 from referee.session import Session, new_id, replay
 from referee.storage import codec, files
 from referee.storage.atomic import atomic_write, temp_pattern
@@ -143,7 +142,7 @@ def _back_up(path: Path, backup: Path) -> None:
 T = TypeVar("T")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Saved(Generic[T]):
     """What a transaction wrote (with the state after it), and what its change returned."""
 
