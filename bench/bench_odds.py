@@ -12,8 +12,8 @@ import math
 import sys
 import timeit
 
-from referee.games.liars import odds
-from referee.notation.bids import Bid
+from referee.games.liars.bids import Bid
+from referee.games.liars.engine import odds
 
 
 def main() -> None:

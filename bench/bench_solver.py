@@ -11,8 +11,8 @@ import sys
 import time
 
 from common import compile_package, medians
-from referee.games import kalooki as k
-from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
+from referee.games.kalooki import melds as k
+from referee.games.kalooki.cards import JOKER, Card, Suit, parse_cards, show
 
 ADVERSARIAL = {
     "13 hearts + 4 jokers, round 9": (9, "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH JK JK JK JK"),

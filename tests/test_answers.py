@@ -199,7 +199,7 @@ def test_a_reinstall_of_the_same_code_keeps_its_digest(tmp_path: Path) -> None:
         os.utime(source, ns=(1, 1))  # the same code, installed at another time
     assert codeid.stat_signature(str(first)) != codeid.stat_signature(str(second))
     assert codeid.content_digest(str(first)) == codeid.content_digest(str(second))
-    engine = second / "games" / "kariki.py"
+    engine = second / "games" / "kariki" / "engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
     assert codeid.content_digest(str(first)) != codeid.content_digest(str(second))
 

@@ -142,7 +142,7 @@ def test_cells_cut_and_wrap_keep_a_character_whole_and_within_the_room() -> None
 
 def test_a_kalooki_head_too_narrow_for_a_wide_first_letter_is_the_seat_number() -> None:
     """At 20 columns a head one cell wide cut 王 to nothing: a column without a name."""
-    from referee.render import kalooki as render
+    from referee.games.kalooki import card as render
 
     text = (Path(__file__).parents[1] / "examples" / "kalooki-game.toml").read_text("utf-8")
     for name, other in {"Ann": "王", "Bob": "王王"}.items():

@@ -214,7 +214,11 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
         "rules_from_table": "k.Rules.from_table",
         "ruling": "lambda state: state.ruling",
     }
-    lines = ["from referee.games import kariki as k, liars", "from referee.games.base import Game"]
+    lines = [
+        "from referee.games.kariki import engine as k",
+        "from referee.games.liars import engine as liars",
+        "from referee.games.base import Game",
+    ]
     for i, missing in enumerate(sorted(pieces)):
         given = ", ".join(f"{n}={v}" for n, v in pieces.items() if n != missing)
         lines.append(f"G{i}: Game[k.Rules, k.Options, k.State, k.Event] = Game({given})")
@@ -229,7 +233,10 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
         sys.setrecursionlimit(limit)
     assert code == 1
     for i, missing in enumerate(sorted(pieces)):
-        assert f'snippet.py:{i + 3}: error: Missing named argument "{missing}"' in out, out
+        assert (
+            f'snippet.py:{i + len(lines) - len(pieces)}: error: Missing named argument "{missing}"'
+            in out
+        ), out
     assert f'snippet.py:{len(lines)}: error: Argument "apply"' in out, out
 
 

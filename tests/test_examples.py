@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import Runner
 from referee import storage
-from referee.render.kariki_words import words
+from referee.games.kariki.words import words
 from referee.session import states
 
 NIGHT = Path(__file__).parents[1] / "examples" / "kariki-night.toml"
@@ -57,14 +57,14 @@ def test_the_liars_dice_night_replays_to_its_winner() -> None:
     assert len(loaded.session.players) == 6 and state.rules.dice_per_player == 6
     assert (state.winner, state.dice_in_play) == ("Cy", state.cups[2].dice)
     assert [c.dice for c in state.cups if c.name != "Cy"] == [0] * 5
-    from referee.render.liars_words import words as liars_words
+    from referee.games.liars.words import words as liars_words
 
     said = [liars_words(s.ruling) for s in states(loaded.session)]
     assert any("the bid holds" in r for r in said) and any("the bid was false" in r for r in said)
 
 
 def test_the_perudo_night_has_a_palifico_round_and_both_calzas() -> None:
-    from referee.render.liars_words import words as liars_words
+    from referee.games.liars.words import words as liars_words
 
     loaded = storage.load(PERUDO)
     assert loaded.state.rules.ones_wild and loaded.state.winner == "Ana"
@@ -76,7 +76,7 @@ def test_the_perudo_night_has_a_palifico_round_and_both_calzas() -> None:
 
 
 def test_the_kalooki_game_replays_to_its_known_totals() -> None:
-    from referee.render.kalooki_words import words as kalooki_words
+    from referee.games.kalooki.words import words as kalooki_words
 
     loaded = storage.load(Path(__file__).parents[1] / "examples" / "kalooki-game.toml")
     state = loaded.state

@@ -146,7 +146,7 @@ def test_the_code_digest_follows_every_source_file(tmp_path: Path) -> None:
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = codeid.content_digest(str(copy))
     assert codeid.content_digest(str(copy)) == before
-    engine = copy / "games" / "kariki.py"
+    engine = copy / "games" / "kariki" / "engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
     assert codeid.content_digest(str(copy)) != before
 

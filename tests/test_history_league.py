@@ -181,7 +181,7 @@ def money_tally(module: object) -> object:
 def test_money_through_stats_json_sqlite_and_the_money_view(
     referee: Runner, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from referee.games import kariki
+    from referee.games.kariki import engine as kariki
 
     # The engine is the module's GAME, built from its functions: give it the money tally.
     money = money_tally(kariki)

@@ -33,15 +33,15 @@ def modules_after(home: Path, *args: str) -> set[str]:
     ("args", "absent"),
     [
         pytest.param(["show", "--json", "-s", NIGHT], {"rich", "referee.games.kalooki",
-                     "referee.cli.kalooki", "referee.render"}, id="show-json"),
+                     "referee.render", "referee.games.kariki.card"}, id="show-json"),
         # tomli_w may be loaded by a read-only command: a file read with its kept replay has
         # its tables checked by writing the kept ones (cheaper than loading tomllib to parse).
         pytest.param(["log", "--json", "-s", NIGHT], {"rich"}, id="log-json"),
         pytest.param(["show", "-s", NIGHT], {"referee.games.kalooki"}, id="show"),
         pytest.param(["kalooki", "check", "5H", "5D", "JK"], {"rich", "referee.games.kariki",
-                     "referee.cli.kariki", "pickle"}, id="kalooki-check"),
-        pytest.param(["rules", "list"], {"rich", "referee.cli.kariki", "referee.cli.kalooki"},
-                     id="rules-list"),
+                     "pickle"}, id="kalooki-check"),
+        pytest.param(["rules", "list"], {"rich", "referee.games.kariki.cli",
+                     "referee.games.kalooki.cli"}, id="rules-list"),
     ],
 )  # fmt: skip
 def test_a_command_imports_only_what_it_needs(
@@ -50,3 +50,36 @@ def test_a_command_imports_only_what_it_needs(
     loaded = modules_after(tmp_path, *args)
     assert "referee.cli.app" in loaded  # the probe really ran the command
     assert {m for m in loaded if m in absent or m.split(".")[0] in absent} == set()
+
+
+ROLES = {  # a game's file, by its role: the libraries it may not import (STYLE.md's layers)
+    "engine": {"typer", "click", "rich", "tomllib", "tomli_w"},
+    "words": {"typer", "click", "rich", "tomllib", "tomli_w"},
+    "card": {"typer", "click", "tomllib", "tomli_w"},
+}
+GAME_PACKAGES = Path(__file__).parents[1] / "src" / "referee" / "games"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in GAME_PACKAGES.glob("*/*.py") if p.stem in ROLES or p.stem == "__init__"),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_a_games_roles_keep_their_layers(path: Path) -> None:
+    """An engine and its words import no Typer, Rich or TOML; a card no Typer; a game's
+    package itself imports nothing (a command loads only the roles it needs)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {
+        name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        )
+    }
+    if path.stem == "__init__":
+        assert imported == set()
+    else:
+        assert imported & ROLES[path.stem] == set()

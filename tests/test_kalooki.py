@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from conftest import Runner
 from referee.errors import NotationError, UsageError
-from referee.games import kalooki as k
-from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
+from referee.games.kalooki import melds as k
+from referee.games.kalooki.cards import JOKER, Card, Suit, parse_cards, show
 
 # ------------------------------------------------------------------ cards
 

@@ -13,11 +13,11 @@ import pytest
 from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import RuleViolation, UsageError
-from referee.games import kalooki as k
-from referee.games import kalooki_game as kg
 from referee.games.base import PlayerInfo
-from referee.notation.cards import parse_cards, show
-from referee.render.kalooki_words import words
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki import melds as k
+from referee.games.kalooki.cards import parse_cards, show
+from referee.games.kalooki.words import words
 from referee.session import Session, append, replay, undo
 
 RULES = k.Rules.from_table(storage.load_ruleset("kalooki"), "kalooki")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
 
 from referee import storage
-from referee.games import kariki as k
+from referee.games.kariki import engine as k
 from referee.notation.dice import Rank, Roll
 from test_machines import SETTINGS, SessionMachine
 

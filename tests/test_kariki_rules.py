@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from referee.errors import NotationError, RuleViolation, UsageError
-from referee.games import kariki as k
 from referee.games.base import Outcome, PlayerInfo
+from referee.games.kariki import engine as k
 from referee.notation.dice import Rank, Roll, parse_rank
 
 C = k.Cause
@@ -69,7 +69,7 @@ def turn(state: k.State) -> str:
 
 
 def said(state: k.State) -> str:
-    from referee.render.kariki_words import words
+    from referee.games.kariki.words import words
 
     return words(state.ruling)
 

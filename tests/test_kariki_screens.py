@@ -12,8 +12,8 @@ import re
 import pytest
 
 from conftest import Runner
-from referee.games import kariki as k
-from referee.render.kariki import flags
+from referee.games.kariki import engine as k
+from referee.games.kariki.card import flags
 from test_kariki_rules import play, table
 
 TWO = [
@@ -346,7 +346,7 @@ def test_card_lines_counts_the_full_card_as_drawn(script: str, width: int) -> No
 
     from rich.console import Console
 
-    from referee.render.kariki import card_lines, full_card
+    from referee.games.kariki.card import card_lines, full_card
 
     state = play(script, table())
     long_nick = replace(state.seats[3], nickname="Longnicknamehere")  # folds in a narrow block
@@ -376,7 +376,7 @@ def test_a_winner_flag_too_long_for_its_block_wraps_indented_in_the_grid(width: 
     # of 24; Rich folded it, and "(192)" stood at the card's left edge, under no name.
     from rich.console import Console
 
-    from referee.render.kariki import card_lines, full_card
+    from referee.games.kariki.card import card_lines, full_card
 
     state = k.apply(play("Bob slash 15", table("Ann Bob", buy_in=60)), k.Settle())
     assert state.is_finished and state.pot == 120

@@ -13,11 +13,11 @@ import pytest
 from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import RuleViolation
-from referee.games import kiriki as kr
 from referee.games.base import PlayerInfo
+from referee.games.kiriki import engine as kr
+from referee.games.kiriki.words import words
 from referee.notation.dice import ALL_ROLLS, Rank, Roll, chance_to_meet
 from referee.notation.dice import KIRIKI_WORDS as WORDS
-from referee.render.kiriki_words import words
 
 RULES = kr.Rules.from_table(storage.load_ruleset("kiriki"), "kiriki")
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from conftest import Runner, snapshot
 from referee import storage
-from referee.games import kiriki as kr
+from referee.games.kiriki import engine as kr
 
 README = Path(__file__).parents[1] / "README.md"
 
@@ -456,7 +456,7 @@ def test_ratings_json_draws_nothing(tmp_path: Path) -> None:
     from test_imports import modules_after
 
     loaded = modules_after(tmp_path, "ratings", "--json")
-    assert "referee.cli.kiriki" in loaded  # the probe really ran the command
+    assert "referee.games.kiriki.cli" in loaded  # the probe really ran the command
     assert not {m for m in loaded if m.split(".")[0] == "rich" or m.startswith("referee.render")}
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import Runner, session_file, snapshot
 from referee.errors import NotationError, RuleViolation
-from referee.games import kiriki as kr
 from referee.games.base import PlayerInfo
+from referee.games.kiriki import engine as kr
 from referee.notation.dice import KARIKI, KIRIKI, Rank, Roll, parse_rank
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from test_kiriki import RULES, match, play
@@ -172,7 +172,7 @@ RULINGS = [
 
 @pytest.mark.parametrize(("script", "said"), RULINGS)
 def test_rulings_in_kiriki_words(script: str, said: str) -> None:
-    from referee.render.kiriki_words import words
+    from referee.games.kiriki.words import words
 
     assert words(play(script, match()).ruling).startswith(said)
 
@@ -214,13 +214,13 @@ PROMPTS = [
 
 @pytest.mark.parametrize(("script", "prompt"), PROMPTS)
 def test_the_prompt_says_who_acts_and_what(script: str, prompt: str) -> None:
-    from referee.cli.kiriki import shell_prompt
+    from referee.games.kiriki.cli import shell_prompt
 
     assert shell_prompt(play(script, match())) == prompt
 
 
 def test_the_rolloff_prompt() -> None:
-    from referee.cli.kiriki import shell_prompt
+    from referee.games.kiriki.cli import shell_prompt
 
     assert shell_prompt(match(first=None)) == "rolloff, one die each"
 

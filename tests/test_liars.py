@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import NotationError, RuleViolation, UsageError
-from referee.games import liars as ld
 from referee.games.base import PlayerInfo
-from referee.notation.bids import Bid, Hands
-from referee.render.liars import card_text, status_lines
-from referee.render.liars_words import words
+from referee.games.liars import engine as ld
+from referee.games.liars.bids import Bid, Hands
+from referee.games.liars.card import card_text, status_lines
+from referee.games.liars.words import words
 
 SEED = ld.Rules.from_table(storage.load_ruleset("liars-dice"), "liars-dice")
 PERUDO = ld.Rules.from_table(storage.load_ruleset("perudo"), "perudo")

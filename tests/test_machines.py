@@ -29,12 +29,12 @@ from conftest import SESSION_GAMES, Example, examples
 from referee import games, storage
 from referee.errors import RefereeError, RuleViolation
 from referee.games import GameInfo
-from referee.games import kalooki_game as kg
-from referee.games import kiriki as kr
-from referee.games import liars as ld
 from referee.games.base import PlayerInfo
-from referee.notation.bids import Bid, Hands
-from referee.notation.cards import parse_cards
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki.cards import parse_cards
+from referee.games.kiriki import engine as kr
+from referee.games.liars import engine as ld
+from referee.games.liars.bids import Bid, Hands
 from referee.notation.dice import Rank, Roll
 from referee.session import TIME_KEY, Session, append, notation, redo, replay, undo
 

@@ -18,11 +18,18 @@ from hypothesis.stateful import initialize, invariant, rule
 from conftest import Runner, session_file, snapshot
 from referee import storage
 from referee.errors import NotationError, RuleViolation, UsageError
-from referee.games import mia
 from referee.games.base import Direction, PlayerInfo
+from referee.games.mia import engine as mia
+from referee.games.mia.values import (
+    ALL_VALUES,
+    MIA,
+    DoublesOrder,
+    MiaValue,
+    chance_at_least,
+    ladder,
+)
+from referee.games.mia.words import words
 from referee.notation.dice import ALL_ROLLS
-from referee.notation.mia import ALL_VALUES, MIA, DoublesOrder, MiaValue, chance_at_least, ladder
-from referee.render.mia_words import words
 from referee.session import states
 from test_machines import SETTINGS, SessionMachine
 
@@ -383,7 +390,7 @@ def test_bad_options_from_a_file() -> None:
 
 
 def test_another_games_event_is_a_refusal_not_a_crash() -> None:
-    from referee.games.kariki import Claim
+    from referee.games.kariki.engine import Claim
     from referee.notation.dice import Rank
 
     with pytest.raises(RuleViolation, match="is not a move of this game"):
@@ -707,7 +714,7 @@ def test_card_lines_counts_what_the_full_card_takes(width: int) -> None:
     """The CLI picks the full or the compact card by `card_lines`: it must be the truth,
     wrapped status included, or the ruling scrolls off a phone's screen."""
     from referee import storage
-    from referee.render import mia as render
+    from referee.games.mia import card as render
     from referee.render.share import card_text
     from referee.session import states
 

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from conftest import every_game, examples
 from referee import games, storage
 from referee.errors import NotationError
-from referee.games import kalooki as k
-from referee.games import kalooki_game as kg
-from referee.games import kariki as ka
-from referee.games import kiriki as kr
-from referee.games import liars as ld
-from referee.notation.bids import Bid, Hands
-from referee.notation.cards import Card, Suit, parse_cards, show
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki import melds as k
+from referee.games.kalooki.cards import Card, Suit, parse_cards, show
+from referee.games.kariki import engine as ka
+from referee.games.kiriki import engine as kr
+from referee.games.liars import engine as ld
+from referee.games.liars.bids import Bid, Hands
 from referee.notation.dice import KARIKI, KIRIKI, Rank, Roll, parse_face, parse_rank
 
 TRICKY = ["１０", "1_0", " 10 ", "²", "", " ", "\x00", "9" * 10_000, "5x3x", "‮9", "JK JK"]

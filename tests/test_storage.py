@@ -471,7 +471,7 @@ def test_the_cache_rebuilds_every_state_of_a_night_exactly() -> None:
     TookMug although both hold one name)."""
     import json
 
-    from referee.games.kariki import State
+    from referee.games.kariki.engine import State
     from referee.plain import from_plain, to_plain
     from referee.session import states
 

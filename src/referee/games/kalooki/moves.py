@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from referee.cli.moves import MakeEvent, Move, Moves, Option, Word
 from referee.errors import UsageError
-from referee.games import kalooki as k
-from referee.games import kalooki_game as kg
-from referee.notation.cards import parse_cards
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki import melds as k
+from referee.games.kalooki.cards import parse_cards
 from referee.session import resolve_player
 
 

@@ -1,7 +1,8 @@
 """Playing cards as Kalooki writes them: `10H`, `QS`, `AC`, `JK` (RULES.md section 5).
 
-A `Card` knows only its rank and suit. What a card is worth in hand and where it stands in a run
-are the game's business (`referee.games.kalooki`), so an ace's points never leak into run order.
+A `Card` knows only its rank and suit. What a card is worth in hand and where it stands in a
+run are the melds' business (`referee.games.kalooki.melds`), so an ace's points never leak into
+run order.
 
 >>> [str(Card.parse(t)) for t in ("th", "q♠", "*")]
 ['10H', 'QS', 'JK']

@@ -1,5 +1,5 @@
 """The Kariki screens: the full card of crosses, and the compact card (rulings in words are
-in `referee.render.kariki_words`, which needs no Rich).
+in `referee.games.kariki.words`, which needs no Rich).
 
 The full card draws each player's cross (the seed's score sheet); the compact card gives each
 player one line, for a phone with the keyboard open. Both end with the status: who acts and
@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from referee.games.kariki import Cause, Phase, Raise, Seat, State, choices
+from referee.games.kariki.engine import Cause, Phase, Raise, Seat, State, choices
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines

@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations, pairwise
 
 from referee.errors import NotationError, UsageError
-from referee.notation.cards import JOKER, Card, Suit, parse_cards, show
+from referee.games.kalooki.cards import JOKER, Card, Suit, parse_cards, show
 from referee.ruleset import TableReader
 
 # ---------------------------------------------------------------------------- rules

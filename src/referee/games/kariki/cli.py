@@ -20,9 +20,9 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.cli.moves import kariki as moves
 from referee.errors import UsageError
-from referee.games import kariki
+from referee.games.kariki import engine as kariki
+from referee.games.kariki import moves
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, chance_words, parse_rank
 from referee.session import Session
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.kiriki import TOP_CLAIM, Phase, State, legal_actions, needs, over_words, stakes
+from referee.games.kiriki.engine import (
+    TOP_CLAIM,
+    Phase,
+    State,
+    legal_actions,
+    needs,
+    over_words,
+    stakes,
+)
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank

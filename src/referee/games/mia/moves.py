@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.cli.acting import actor
 from referee.cli.moves import MakeEvent, Move, Moves, Word
-from referee.games import mia
-from referee.notation.mia import MiaValue
+from referee.games.mia import engine as mia
+from referee.games.mia.values import MiaValue
 
 
 def announce(value: list[str], by: str | None) -> MakeEvent:

@@ -32,7 +32,7 @@ from referee.games.base import (
     str_field,
     words,
 )
-from referee.notation.bids import Bid, Hands, count_dice
+from referee.games.liars.bids import Bid, Hands, count_dice
 from referee.ruleset import TableReader
 from referee.text import pick
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from referee.games import kariki as k
+from referee.games.kariki import engine as k
 from referee.notation.dice import KARIKI as LADDER
 from referee.text import printable
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from referee.cli import output
 from referee.cli.acting import Workspace, actor
-from referee.cli.kr import kr_change
 from referee.cli.moves import BY, MakeEvent, Move, Moves, Option, Word
 from referee.errors import RuleViolation, UsageError
-from referee.games import kiriki
+from referee.games.kiriki import engine as kiriki
+from referee.games.kiriki.kr import kr_change
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Roll
 from referee.session import Session, resolve_player

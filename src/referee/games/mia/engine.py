@@ -29,7 +29,7 @@ from referee.games.base import (
     str_field,
     words,
 )
-from referee.notation.mia import MIA, DoublesOrder, MiaValue, ladder
+from referee.games.mia.values import MIA, DoublesOrder, MiaValue, ladder
 from referee.ruleset import TableReader
 
 MAX_LIVES = 20  # per player, in any ruleset: a night, not a season

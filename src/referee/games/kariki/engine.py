@@ -2,7 +2,7 @@
 
 `start()` seats the table, `apply(state, event)` returns the next state or raises
 `RuleViolation`; a session's state is always the replay of its events. Each state carries its
-ruling as typed facts (`Fact`), which `referee.render.kariki.words` puts into words. No I/O.
+ruling as typed facts (`Fact`), which `referee.games.kariki.card.words` puts into words. No I/O.
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ class Settle:
 Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle
 
 # ---------------------------------------------------------------------------- rulings
-# What an event did, as data. `referee.render.kariki_words` words these; `log --json`, exports
+# What an event did, as data. `referee.games.kariki.words` words these; `log --json`, exports
 # and stats read them as they are. Facts are NamedTuples rather than dataclasses because a
 # dataclass costs half a millisecond to create at import, and every Kariki command imports this.
 

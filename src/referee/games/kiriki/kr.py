@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from referee.cli.acting import Workspace
-from referee.games import kiriki
+from referee.games.kiriki import engine as kiriki
 from referee.session import Session
 from referee.text import printable
 

@@ -21,11 +21,11 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.cli.moves import liars as moves
 from referee.errors import UsageError, quote
-from referee.games import liars
-from referee.notation.bids import Bid, count_dice, parse_count, parse_dice
-from referee.render.liars_words import odds_lines
+from referee.games.liars import engine as liars
+from referee.games.liars import moves
+from referee.games.liars.bids import Bid, count_dice, parse_count, parse_dice
+from referee.games.liars.words import odds_lines
 from referee.session import Session
 from referee.text import printable
 

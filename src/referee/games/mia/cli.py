@@ -21,10 +21,10 @@ from referee.cli.common import (
     session_state,
     start_session,
 )
-from referee.cli.moves import mia as moves
 from referee.errors import UsageError
-from referee.games import mia
-from referee.notation.mia import ALL_VALUES, MiaValue, chance_at_least
+from referee.games.mia import engine as mia
+from referee.games.mia import moves
+from referee.games.mia.values import ALL_VALUES, MiaValue, chance_at_least
 from referee.session import Session
 
 app = typer.Typer(

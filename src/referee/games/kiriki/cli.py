@@ -24,11 +24,11 @@ from referee.cli.common import (
     start_session,
     workspace,
 )
-from referee.cli.kr import matches, signed
 from referee.cli.moves import MakeEvent
-from referee.cli.moves import kiriki as moves
 from referee.errors import UsageError
-from referee.games import kiriki
+from referee.games.kiriki import engine as kiriki
+from referee.games.kiriki import moves
+from referee.games.kiriki.kr import matches, signed
 from referee.notation.dice import ALL_ROLLS, Rank, chance_words
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS

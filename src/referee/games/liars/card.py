@@ -11,11 +11,11 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.liars import CallBy, Direction, State, has_calza, smallest_raises
-from referee.notation.bids import count_dice
+from referee.games.liars.bids import count_dice
+from referee.games.liars.engine import CallBy, Direction, State, has_calza, smallest_raises
+from referee.games.liars.words import play_goes
 from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
-from referee.render.liars_words import play_goes
 from referee.text import printable
 
 WIDE = 60  # columns from which each player's lost dice are drawn beside those left

@@ -7,7 +7,7 @@ exhaustion (twice before anyone is out voids the round), who went out (only afte
 down), and every other hand, scored card by card and checked against the cards that player
 can hold. A closed round stays on the sheet with its dealer, who went out and the calls made,
 and a hand of it can be corrected later (`fix`) without undoing what came after.
-The meld and contract rules are `referee.games.kalooki`'s.
+The meld and contract rules are `referee.games.kalooki.melds`'s.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from referee.games.base import (
     str_field,
     words,
 )
-from referee.games.kalooki import (
+from referee.games.kalooki.cards import JOKER, RANK_NAMES, Card, parse_cards, show
+from referee.games.kalooki.melds import (
     CallScope,
     Kind,
     Meld,
@@ -46,7 +47,6 @@ from referee.games.kalooki import (
     penalty,
     reachable,
 )
-from referee.notation.cards import JOKER, RANK_NAMES, Card, parse_cards, show
 
 THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
 

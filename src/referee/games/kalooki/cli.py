@@ -25,11 +25,11 @@ from referee.cli.common import (
     workspace,
 )
 from referee.cli.common import RulesetOpt as SessionRulesetOpt
-from referee.cli.moves import kalooki as moves
 from referee.errors import UsageError
-from referee.games import kalooki as k
-from referee.games import kalooki_game as kg
-from referee.notation.cards import parse_cards, show
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki import melds as k
+from referee.games.kalooki import moves
+from referee.games.kalooki.cards import parse_cards, show
 from referee.session import Session
 
 app = typer.Typer(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from referee.games import kalooki_game as kg
-from referee.games.kalooki import scored
-from referee.notation.cards import show
+from referee.games.kalooki import engine as kg
+from referee.games.kalooki.cards import show
+from referee.games.kalooki.melds import scored
 from referee.text import printable
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from referee.games import liars as ld
-from referee.notation.bids import Bid, count_dice
+from referee.games.liars import engine as ld
+from referee.games.liars.bids import Bid, count_dice
 from referee.render.cells import width_of
 from referee.text import printable
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.mia import Phase, State, announceable
-from referee.notation.mia import chance_at_least
+from referee.games.mia.engine import Phase, State, announceable
+from referee.games.mia.values import chance_at_least
 from referee.render.cells import cut, ljust, width_of
 from referee.render.common import header, wrapped_lines
 from referee.text import printable

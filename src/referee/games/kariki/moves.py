@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.cli.acting import actor
 from referee.cli.moves import MakeEvent, Move, Moves, Option, Word, needed
 from referee.errors import RuleViolation, UsageError, quote
-from referee.games import kariki
+from referee.games.kariki import engine as kariki
 from referee.notation.dice import Roll, parse_rank
 from referee.session import Session, resolve_player
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from referee.cli.acting import actor
 from referee.cli.moves import BY, MakeEvent, Move, Moves, Option, Word
 from referee.errors import UsageError, quote
-from referee.games import liars
-from referee.notation.bids import Bid, Hands, parse_count
+from referee.games.liars import engine as liars
+from referee.games.liars.bids import Bid, Hands, parse_count
 
 
 def bid(bid: list[str], by: str | None) -> MakeEvent:

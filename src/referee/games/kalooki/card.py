@@ -19,7 +19,7 @@ from typing import NamedTuple
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.kalooki_game import Phase, State, VoidDeal
+from referee.games.kalooki.engine import Phase, State, VoidDeal
 from referee.render.cells import cut, ljust, rjust, width_of
 from referee.render.common import header, wrapped_lines
 from referee.text import printable

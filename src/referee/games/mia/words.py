@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from referee.games import mia
+from referee.games.mia import engine as mia
 from referee.text import printable
 
 
