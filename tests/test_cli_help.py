@@ -70,9 +70,11 @@ def test_the_help_screen_is_exact_at_40_columns(
 
 
 def actions_of(game: games.GameInfo) -> set[str]:
-    """The names of a game's own commands (`claim`, `bid`, `check`)."""
-    app = games.module(game.name, "cli").app
-    return {c.name or str(c.callback.__name__) for c in app.registered_commands}
+    """The names of a game's own commands (`claim`, `bid`, `check`): its actions and tools."""
+    from referee.cli.app import game_app
+
+    group = game_app(game, games.module(game.name, "cli").app)
+    return {c.name or getattr(c.callback, "__name__", "") for c in group.registered_commands}
 
 
 SHARED_TEXTS = [

@@ -398,15 +398,15 @@ def test_another_games_event_is_a_refusal_not_a_crash() -> None:
 
 
 def test_stored_events_are_checked() -> None:
-    assert mia.event_from_dict({"type": "lift", "by": "Bob", "dice": "61"}) == mia.Lift(
+    assert mia.GAME.event_from_dict({"type": "lift", "by": "Bob", "dice": "61"}) == mia.Lift(
         "Bob", MiaValue(6, 1)
     )
     with pytest.raises(NotationError, match="did you mean 61"):
-        mia.event_from_dict({"type": "announce", "by": "Ann", "value": "16"})
+        mia.GAME.event_from_dict({"type": "announce", "by": "Ann", "value": "16"})
     with pytest.raises(NotationError, match="unknown fields: dice"):
-        mia.event_from_dict({"type": "giveup", "by": "Ann", "dice": "61"})
+        mia.GAME.event_from_dict({"type": "giveup", "by": "Ann", "dice": "61"})
     with pytest.raises(NotationError, match="unknown Mia event type 'bid'"):
-        mia.event_from_dict({"type": "bid", "by": "Ann"})
+        mia.GAME.event_from_dict({"type": "bid", "by": "Ann"})
 
 
 # ------------------------------------------------------------------ the example night

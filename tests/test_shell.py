@@ -390,9 +390,8 @@ def test_the_names_read_without_building_are_the_built_ones(game: games.GameInfo
     from referee.cli.app import command_for
     from referee.cli.shell import command_names
 
-    app = games.module(game.name, "cli").app
     built = command_for([game.name]).commands[game.name].commands
-    assert command_names(app) == tuple(built)
+    assert command_names(game) == tuple(built)
 
 
 def test_leaving_keeps_a_replay_only_when_there_is_a_new_one(

@@ -124,12 +124,8 @@ def undo_or_redo(space: Workspace, ref: str | None, command: str) -> None:
     else:
         number, done = len(result.session.events), "redid"
     draw_card(result.session, result.loaded.state, f"{done} event {number}: {said}")
-    if command == "redo":
-        from referee.cli.moves import after_redo
-
-        hook = after_redo(games.info(result.session.game))
-        if hook is not None:
-            hook(space)
+    if command == "redo":  # what the action that made the event said under the card
+        after(games.info(result.session.game), space)
 
 
 def failed(error: BaseException) -> int | None:
@@ -145,6 +141,41 @@ def failed(error: BaseException) -> int | None:
         output.error_line(str(StorageError(f"{error.strerror or error}")))
         return StorageError.exit_code
     return None
+
+
+class Seated:
+    """The session an action's event is made in (`games.actions.Table`): who acts, who is
+    named."""
+
+    def __init__(self, session: Session, state: Any) -> None:
+        self.session = session
+        self.state = state
+
+    def actor(self, by: str | None) -> str:
+        """`--by` (checked by the rules), else whoever is on turn."""
+        return actor(self.session, self.state, by)
+
+    def player(self, text: str) -> str:
+        """The exact name of the player `text` names, by name or nickname."""
+        return resolve_player(self.session, text)
+
+
+def maker(action: Any, values: dict[str, Any]) -> Callable[[Session, Any], Any]:
+    """What an action's typed values make: they are read now (bad notation is refused before
+    any session is read), the event against the live state under the lock."""
+    typed = action.typed(values)
+    return lambda session, state: action.make(typed, state, Seated(session, state))
+
+
+def after(game: games.GameInfo, space: Workspace) -> None:
+    """What a game says under the card once an action (or a redo) is done, if anything (its
+    registry entry's `after`: Kiriki's line of what a ranked match did to KR)."""
+    if game.after is None:
+        return
+    import importlib
+
+    where, _, name = game.after.partition(":")
+    getattr(importlib.import_module(where), name)(space)
 
 
 def actor(session: Session, state: Any, by: str | None) -> str:

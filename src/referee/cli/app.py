@@ -452,7 +452,7 @@ def make_app(
         module = games.module(game.name, "cli")
         if game.has_sessions:
             new_app.command(game.name)(module.new)
-        sub = _one_command(module.app, game_command) if game_command else module.app
+        sub = game_app(game, module.app, game_command)
         app.add_typer(sub, name=game.name, help=game.about)
         for alias in game.aliases:
             app.add_typer(sub, name=alias, hidden=True)
@@ -463,23 +463,30 @@ def make_app(
     return app
 
 
-def _one_command(app: typer.Typer, word: str) -> typer.Typer:
-    """A game's app holding only the command `word` names, if it names one (else all of
-    them): the rest would be built from their signatures for nothing."""
+def game_app(game: games.GameInfo, tools: typer.Typer, word: str | None = None) -> typer.Typer:
+    """A game's group: its actions (derived from their declarations, `cli.actions`), then its
+    tools (the CLI module's `app`). With `word`, only the command it names, if it names one:
+    the rest would be built from their signatures for nothing."""
     import copy
 
     from typer.main import get_command_name
 
-    chosen = [
-        c
-        for c in app.registered_commands
-        if (c.name or (get_command_name(c.callback.__name__) if c.callback else None)) == word
-    ]
-    if not chosen:
-        return app
-    pruned = copy.copy(app)
-    pruned.registered_commands = chosen
-    return pruned
+    from referee.cli import actions
+
+    def name(c: Any) -> str | None:
+        return c.name or (get_command_name(c.callback.__name__) if c.callback else None)
+
+    made = actions.commands(game) if game.has_sessions else []
+    own = list(tools.registered_commands)
+    if word is not None and any(n == word for n, _ in made) | any(name(c) == word for c in own):
+        made = [(n, c) for n, c in made if n == word]
+        own = [c for c in own if name(c) == word]
+    group = copy.copy(tools)
+    group.registered_commands = []
+    for n, callback in made:
+        group.command(n)(callback)
+    group.registered_commands += own
+    return group
 
 
 def _words(argv: Sequence[str]) -> list[str]:

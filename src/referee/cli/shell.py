@@ -42,12 +42,12 @@ HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 MAX_LINE = 4096  # characters: far past any move, far below what takes shlex long
 
 
-def command_names(app: Any) -> tuple[str, ...] | None:
-    """The names of a Typer app's commands as Typer names them, in the order its Click group
-    holds them, without building any (None for an app with groups of its own)."""
-    if app.registered_groups:
-        return None
-    return tuple(c.name or get_command_name(c.callback.__name__) for c in app.registered_commands)
+def command_names(game: games.GameInfo) -> tuple[str, ...]:
+    """The names of a game's commands as its group holds them (its actions, then its tools),
+    without building any."""
+    actions = tuple(a.name for a in games.load(game.name).actions) if game.has_sessions else ()
+    tools = games.module(game.name, "cli").app.registered_commands
+    return (*actions, *(c.name or get_command_name(c.callback.__name__) for c in tools))
 
 
 class Shell:
@@ -73,7 +73,7 @@ class Shell:
         self.plugin: ShellPlugin = cli.SHELL
         # The game's command names, in its group's order, read without building a command:
         # enough to resolve a word (`quit`, a prefix) and to complete the first one.
-        self.names = command_names(cli.app) or tuple(self.actions)
+        self.names = command_names(games.info(self.game))
         self.tools = {g.name: g for g in games.GAMES if g.name != self.game}
 
     @property

@@ -35,7 +35,7 @@ class GameInfo(NamedTuple):
     cli: str  # module with `app`; with sessions also `new` and `SHELL`
     render: str | None  # module with `card` and `card_lines` (Rich)
     words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
-    moves: str | None = None  # module with `MOVES`: the actions, without Typer (`cli.moves`)
+    after: str | None = None  # `module:function` saying a line under the card after an action
     commands: tuple[str, ...] = ()  # top-level commands the CLI module adds: `referee ratings`
 
     @property
@@ -58,7 +58,6 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.kariki.cli",
         render="referee.games.kariki.card",
         words="referee.games.kariki.words",
-        moves="referee.games.kariki.moves",
     ),
     GameInfo(
         name="liars",
@@ -73,7 +72,6 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.liars.cli",
         render="referee.games.liars.card",
         words="referee.games.liars.words",
-        moves="referee.games.liars.moves",
     ),
     GameInfo(
         name="kiriki",
@@ -88,7 +86,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.kiriki.cli",
         render="referee.games.kiriki.card",
         words="referee.games.kiriki.words",
-        moves="referee.games.kiriki.moves",
+        after="referee.games.kiriki.kr:after",
         commands=("ratings",),
     ),
     GameInfo(
@@ -104,7 +102,6 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.kalooki.cli",
         render="referee.games.kalooki.card",
         words="referee.games.kalooki.words",
-        moves="referee.games.kalooki.moves",
     ),
     GameInfo(
         name="mia",
@@ -119,7 +116,6 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.mia.cli",
         render="referee.games.mia.card",
         words="referee.games.mia.words",
-        moves="referee.games.mia.moves",
     ),
 )
 BY_NAME: Mapping[str, GameInfo] = {g.name: g for g in GAMES} | {

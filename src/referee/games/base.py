@@ -21,6 +21,7 @@ from types import UnionType
 from typing import Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
+from referee.games.actions import Actions
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -88,10 +89,9 @@ class Game(Generic[R, Opt, S, E]):
     """The names of the actions open now, as the shell types them."""
     outcome: Callable[[S], Outcome]
     """Playing or finished, with the winners and standings."""
-    event_from_dict: Callable[[Mapping[str, object]], E]
-    """An event read from a session file; `NotationError` if it is not one."""
-    event_to_dict: Callable[[E], EventDict]
-    """An event as written to a session file: one flat table."""
+    actions: Actions
+    """The game's actions, each declared once on its event (`referee.games.actions`): its
+    commands, its events' lines and their stored form come from these."""
     ruling: Callable[[S], Sequence[object]]
     """What the last event did, as typed facts (the game's words module words them)."""
     json_value: Callable[[object], object | None]
@@ -103,6 +103,15 @@ class Game(Generic[R, Opt, S, E]):
     tally: Callable[[Sequence[S]], dict[str, dict[str, int]]]
     """What one game counts for each player's stats, from the state after every event:
     `{"Ann": {"lie berries": 2, ...}}`. Stats add these up across games."""
+
+    def event_from_dict(self, data: Mapping[str, object]) -> E:
+        """An event read from a session file; `NotationError` if it is not one of this game's."""
+        found: E = self.actions.event_from_dict(data)
+        return found
+
+    def event_to_dict(self, event: E) -> EventDict:
+        """An event as written to a session file: one flat table."""
+        return self.actions.event_to_dict(event)
 
     def is_event(self, value: object) -> TypeGuard[E]:
         """Whether `value` is one of this game's events."""

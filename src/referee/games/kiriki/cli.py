@@ -27,7 +27,7 @@ from referee.cli.common import (
 from referee.cli.moves import MakeEvent
 from referee.errors import UsageError
 from referee.games.kiriki import engine as kiriki
-from referee.games.kiriki import moves
+from referee.games.kiriki import kr, moves
 from referee.games.kiriki.kr import matches, signed
 from referee.notation.dice import ALL_ROLLS, Rank, chance_words
 from referee.notation.dice import KIRIKI as LADDER
@@ -52,7 +52,7 @@ DiceArg = Annotated[
 def _act(ctx: typer.Context, ref: str | None, make: MakeEvent) -> None:
     """`common.act`, then, when the action ended a ranked match, what it did to KR."""
     act(ctx, ref, make)
-    moves.after(workspace(ctx))
+    kr.after(workspace(ctx))
 
 
 def new(

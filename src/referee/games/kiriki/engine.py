@@ -15,6 +15,7 @@ from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.actions import Legacy
 from referee.games.base import (
     EventDict,
     Game,
@@ -1019,8 +1020,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    event_from_dict=event_from_dict,
-    event_to_dict=event_to_dict,
+    actions=Legacy("Kiriki", event_from_dict, event_to_dict, "referee.games.kiriki.moves"),
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

@@ -81,3 +81,15 @@ def kr_change(space: Workspace, session: Session) -> str | None:
                 f" {printable(m.loser)} {found.loser_kr} ({signed(found.loser_change)})"
             )
     return None
+
+
+def after(space: Workspace) -> None:
+    """Under the card of an action that ended a ranked match (or of the redo that put its last
+    point back): what it did to KR."""
+    known = space.known
+    if known is not None and known.state.is_over and known.state.ranked:
+        said = kr_change(space, known.session)
+        if said:
+            from referee.cli import output
+
+            output.print_wrapped(said)

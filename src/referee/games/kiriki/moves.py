@@ -3,12 +3,11 @@ line under the card when an action ends a ranked match: what it did to KR (`cli.
 
 from __future__ import annotations
 
-from referee.cli import output
-from referee.cli.acting import Workspace, actor
+from referee.cli.acting import actor
 from referee.cli.moves import BY, MakeEvent, Move, Moves, Option, Word
 from referee.errors import RuleViolation, UsageError
 from referee.games.kiriki import engine as kiriki
-from referee.games.kiriki.kr import kr_change
+from referee.games.kiriki.kr import after
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Roll
 from referee.session import Session, resolve_player
@@ -73,18 +72,6 @@ def roll(by: str | None) -> MakeEvent:
 
 def resign(player: str) -> MakeEvent:
     return lambda s, state: kiriki.Resign(resolve_player(s, player))
-
-
-def after(space: Workspace) -> None:
-    """Under the card of an action that ended a ranked match: what it did to KR."""
-    known = space.known
-    if known is not None and known.state.is_over and known.state.ranked:
-        said = kr_change(space, known.session)
-        if said:
-            output.print_wrapped(said)
-
-
-AFTER_REDO = after  # a redo of the point that ended a ranked match says it too
 
 
 RANK = (Word("rank", "words", required=True),)

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.games.actions import Legacy
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
 )
@@ -790,8 +791,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    event_from_dict=event_from_dict,
-    event_to_dict=event_to_dict,
+    actions=Legacy("Liar's dice", event_from_dict, event_to_dict, "referee.games.liars.moves"),
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

@@ -1,4 +1,5 @@
-"""`referee mia ...` and `referee new mia`: announce, believe, lift, give up, and the odds."""
+"""`referee new mia`, the odds, and the shell's prompt and words (the actions are declared
+on their events, `games.mia.engine`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import typer
 from referee import storage
 from referee.cli import output
 from referee.cli.common import (
-    ByOpt,
     DirectionOpt,
     NameOpt,
     NickOpt,
@@ -17,13 +17,11 @@ from referee.cli.common import (
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
-    act,
     session_state,
     start_session,
 )
 from referee.errors import UsageError
 from referee.games.mia import engine as mia
-from referee.games.mia import moves
 from referee.games.mia.values import ALL_VALUES, MiaValue, chance_at_least
 from referee.session import Session
 
@@ -63,51 +61,6 @@ def new(
         options={"first": first, "direction": direction},
         player_options=("first",),
     )
-
-
-@app.command()
-def announce(
-    ctx: typer.Context, value: ValueArg, by: ByOpt = None, session: SessionOpt = None
-) -> None:
-    """Say what is under the mug.
-
-    True or not, it must beat the standing value; said over a value, it also means you believed it.
-    """
-    act(ctx, session, moves.announce(value, by))
-
-
-@app.command()
-def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Take the mug, roll higher.
-
-    Take the mug without lifting it, roll, look, and announce higher (or just announce at once).
-    """
-    act(ctx, session, moves.believe(by))
-
-
-@app.command()
-def lift(
-    ctx: typer.Context,
-    dice: Annotated[
-        list[str], typer.Argument(metavar="DICE", help="What the mug shows: 6-1, 61, 3 3, mia.")
-    ],
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Lift the mug: dice shown.
-
-    Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
-    """
-    act(ctx, session, moves.lift(dice, by))
-
-
-@app.command()
-def giveup(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Give up to Mia: 1 life.
-
-    Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
-    """
-    act(ctx, session, moves.giveup(by))
 
 
 @app.command()

@@ -13,21 +13,18 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote
+from referee.errors import RuleViolation, UsageError, quote
+from referee.games.actions import BY, Actions, Param, action
 from referee.games.base import (
     Direction,
-    EventDict,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
     direction_option,
     next_seat,
-    only_fields,
     player_option,
     seat_of,
-    str_field,
-    words,
 )
 from referee.games.mia.values import MIA, DoublesOrder, MiaValue, ladder
 from referee.ruleset import TableReader
@@ -95,6 +92,25 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
+VALUE = Param(
+    "value", "words", metavar="VALUE", help="High die first: 31 .. 65, 11 .. 66, mia.",
+    parse=MiaValue.parse, required=True,
+)  # fmt: skip
+DICE = Param(
+    "dice", "words", metavar="DICE", help="What the mug shows: 6-1, 61, 3 3, mia.",
+    parse=MiaValue.parse, required=True,
+)  # fmt: skip
+
+
+@action(
+    "announce",
+    VALUE,
+    BY,
+    help="""Say what is under the mug.
+
+    True or not, it must beat the standing value; said over a value, it also means you believed it.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Announce:
     """The roller says a value. Typed by the player facing an announcement, it also means he
@@ -103,20 +119,31 @@ class Announce:
     by: str
     value: MiaValue
 
-    def __str__(self) -> str:
-        return words("announce", str(self.value), by=self.by)
 
+@action(
+    "believe",
+    BY,
+    help="""Take the mug, roll higher.
 
+    Take the mug without lifting it, roll, look, and announce higher (or just announce at once).
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Believe:
     """The player facing an announcement takes the mug without lifting it, to roll higher."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("believe", by=self.by)
 
+@action(
+    "lift",
+    DICE,
+    BY,
+    help="""Lift the mug: dice shown.
 
+    Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Lift:
     """The player facing an announcement lifts the mug: `dice` are what it shows."""
@@ -124,21 +151,24 @@ class Lift:
     by: str
     dice: MiaValue
 
-    def __str__(self) -> str:
-        return words("lift", str(self.dice), by=self.by)
 
+@action(
+    "giveup",
+    BY,
+    help="""Give up to Mia: 1 life.
 
+    Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class GiveUp:
     """Facing Mia, the player gives up without looking and loses one life."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("giveup", by=self.by)
-
 
 Event = Announce | Believe | Lift | GiveUp
+ACTIONS = Actions("Mia", Announce, Believe, Lift, GiveUp)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -454,40 +484,6 @@ def turn(state: State) -> str | None:
     return None if state.is_over else state.name(state.turn)
 
 
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read an event as stored in a session file."""
-    kind = str_field(data, "type")
-    match kind:
-        case "announce":
-            only_fields(data, "by", "value")
-            return Announce(str_field(data, "by"), MiaValue.parse(str_field(data, "value")))
-        case "believe":
-            only_fields(data, "by")
-            return Believe(str_field(data, "by"))
-        case "lift":
-            only_fields(data, "by", "dice")
-            return Lift(str_field(data, "by"), MiaValue.parse(str_field(data, "dice")))
-        case "giveup":
-            only_fields(data, "by")
-            return GiveUp(str_field(data, "by"))
-    raise NotationError(f"unknown Mia event type {quote(kind)}")
-
-
-def event_to_dict(event: Event) -> EventDict:
-    """An event as stored in a session file."""
-    match event:
-        case Announce(by=by, value=value):
-            return {"type": "announce", "by": by, "value": str(value)}
-        case Believe(by=by):
-            return {"type": "believe", "by": by}
-        case Lift(by=by, dice=dice):
-            return {"type": "lift", "by": by, "dice": str(dice)}
-        case GiveUp(by=by):
-            return {"type": "giveup", "by": by}
-        case _:
-            assert_never(event)
-
-
 def json_value(value: object) -> object | None:
     """This game's own values in rulings, as JSON (None: not one of them)."""
     return str(value) if isinstance(value, MiaValue) else None
@@ -555,8 +551,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    event_from_dict=event_from_dict,
-    event_to_dict=event_to_dict,
+    actions=ACTIONS,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

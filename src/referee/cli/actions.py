@@ -1,0 +1,102 @@
+"""A game's action commands, derived from their declarations (`referee.games.actions`).
+
+Two readers take the same declaration: the Typer command built here (its parameters, help and
+completion, for `--help`, the shell's Click tree and every line the quick path leaves to Click),
+and the quick path (`referee.cli.quick`, through `referee.cli.moves`). Both end in `run`: the
+typed values read by the action, the event made against the live state under the lock.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+
+from referee import games
+from referee.cli import acting
+from referee.cli.common import SessionOpt, act, workspace
+from referee.games.actions import Action, Param
+
+
+def commands(
+    game: games.GameInfo, only: str | None = None
+) -> list[tuple[str, Callable[..., None]]]:
+    """The game's action commands as Typer callbacks, by name (only `only`, if it is one)."""
+    engine = games.load(game.name)
+    return [(a.name, command(game, a)) for a in engine.actions if only in (None, a.name)]
+
+
+def command(game: games.GameInfo, action: Action) -> Callable[..., None]:
+    """The Typer callback of one action: its parameters, help and completion from the
+    declaration."""
+
+    def callback(ctx: typer.Context, **values: Any) -> None:
+        session = values.pop("session", None)
+        act(ctx, session, acting.maker(action, values))
+        acting.after(game, workspace(ctx))
+
+    parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=typer.Context)]  # fmt: skip
+    for p in (*action.words, *action.options):
+        parameters.append(
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=Annotated[_type(p), _typer_param(game, action, p)],
+                default=False if p.kind == "flag" else ... if p.required else None,
+            )
+        )
+    parameters.append(
+        inspect.Parameter(
+            "session", inspect.Parameter.KEYWORD_ONLY, annotation=SessionOpt, default=None
+        )
+    )
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__annotations__ = {p.name: p.annotation for p in parameters}
+    callback.__name__ = action.name
+    callback.__doc__ = action.help
+    return callback
+
+
+def _type(p: Param) -> Any:
+    base: Any = {"text": str, "number": int, "words": list[str], "flag": bool}[p.kind]
+    return base if p.kind == "flag" or p.required else base | None
+
+
+def _typer_param(game: games.GameInfo, action: Action, p: Param) -> Any:
+    complete = _completer(game, action, p)
+    if p.option is None:
+        return typer.Argument(
+            metavar=p.metavar or p.name.upper(),
+            help=p.help,
+            show_default=False,
+            autocompletion=complete,
+        )
+    if p.kind == "flag":
+        return typer.Option(p.option, help=p.help)
+    return typer.Option(
+        p.option, metavar=p.metavar, help=p.help, show_default=False, autocompletion=complete
+    )
+
+
+def _completer(game: games.GameInfo, action: Action, p: Param) -> Callable[..., list[str]]:
+    """Tab completion of the parameter in bash, zsh and fish: the words the game's shell offers
+    for it now (its `SHELL.complete`), from the current session when it is of this game."""
+
+    def complete(ctx: typer.Context, incomplete: str) -> list[str]:
+        from referee.errors import RefereeError
+
+        try:
+            loaded = workspace(ctx).load(None)
+        except RefereeError:
+            return []
+        if loaded.session.game != game.name:
+            return []
+        plugin = games.module(game.name, "cli").SHELL
+        found = plugin.complete.get(f"{action.name}.{p.name}") or plugin.complete.get(p.name)
+        words: list[str] = found(loaded.session, loaded.state) if found else []
+        return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+
+    return complete
