@@ -74,7 +74,7 @@ def actions_of(game: games.GameInfo) -> set[str]:
     from referee.cli.app import game_app
 
     group = game_app(game, games.module(game.name, "cli").app)
-    return {c.name or getattr(c.callback, "__name__", "") for c in group.registered_commands}
+    return {str(c.name or getattr(c.callback, "__name__", "")) for c in group.registered_commands}
 
 
 SHARED_TEXTS = [
