@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import tempfile
 import time
@@ -14,9 +15,11 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+import plugin_game
 from referee import games, storage
 from referee.cli import run
 from referee.cli.app import new_command
+from referee.games import GameInfo
 from referee.session import notation
 
 # Hypothesis keeps no example database, and its other files go to the temp folder: a test run
@@ -126,7 +129,9 @@ def examples() -> tuple[Example, ...]:
 
 
 def examples_of(game: str) -> list[Example]:
-    """The bundled examples of one game."""
+    """The bundled examples of one game (High roll's is its module's)."""
+    if game == plugin_game.NAME:
+        return [Example(EXAMPLES / "highroll.toml", game, plugin_game.NEW, plugin_game.LINES)]
     return [e for e in examples() if e.game == game]
 
 
@@ -136,5 +141,49 @@ def fresh(game: games.GameInfo) -> list[str]:
 
 
 def every_game(ids: str = "") -> list[object]:
-    """`pytest.param` of each game with sessions, for `parametrize("game", every_game())`."""
-    return [pytest.param(g, id=f"{g.name}{ids}") for g in SESSION_GAMES]
+    """`pytest.param` of each game with sessions, for `parametrize("game", every_game())`, and
+    High roll (below), which a test so parametrized gets registered."""
+    return [pytest.param(g, id=f"{g.name}{ids}") for g in (*SESSION_GAMES, PLUGIN)]
+
+
+# ---------------------------------------------------------------------------- a sixth game
+# High roll (tests/plugin_game.py) is a game no file of the product names: registered here,
+# it must go through every command as the five do, which proves a game is one registration.
+
+PLUGIN = plugin_game.info("plugin_game")
+
+
+def register(monkeypatch: pytest.MonkeyPatch, folder: Path) -> GameInfo:
+    """Register High roll for one test, in this process and in every Python process it starts
+    (a `sitecustomize` on their PYTHONPATH does the same): its registry entry, and its ruleset
+    beside the bundled ones (in `folder`, a copy of them)."""
+    from referee.storage import rulesets
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("GAMES", "BY_NAME"):  # as they are: monkeypatch puts them back after the test
+        monkeypatch.setattr(games, name, getattr(games, name))
+    monkeypatch.setattr(rulesets, "bundled_rulesets", rulesets.bundled_rulesets)
+    plugin_game.register(folder)
+    boot = folder / "sitecustomize.py"
+    boot.write_text(
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        f"import plugin_game\nplugin_game.register(__import__('pathlib').Path({str(folder)!r}))\n",
+        encoding="utf-8",
+    )
+    path = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", str(folder) + (os.pathsep + path if path else ""))
+    return PLUGIN
+
+
+@pytest.fixture
+def highroll(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> GameInfo:
+    """High roll, registered for this test."""
+    return register(monkeypatch, tmp_path / "rulesets")
+
+
+@pytest.fixture(autouse=True)
+def _registered_when_asked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test parametrized with High roll (`every_game()`) runs with it registered."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and PLUGIN in callspec.params.values():
+        register(monkeypatch, Path(tempfile.mkdtemp(prefix="highroll-")))
