@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -133,6 +134,24 @@ def examples_of(game: str) -> list[Example]:
     if game == plugin_game.NAME:
         return [Example(EXAMPLES / "highroll.toml", game, plugin_game.NEW, plugin_game.LINES)]
     return [e for e in examples() if e.game == game]
+
+
+def example_states(game: str, names: dict[str, str] | None = None, step: int = 7) -> list[Any]:
+    """Every `step`th state of `game`'s bundled examples, from the start, with each player
+    renamed by `names` (wide characters, say) as if typed so."""
+    import re
+
+    from referee.session import initial, states
+    from referee.storage.codec import parse_session
+
+    found = []
+    for example in examples_of(game):
+        text = example.path.read_text(encoding="utf-8")
+        for name, other in (names or {}).items():
+            text = re.sub(rf"\b{name}\b", other, text)
+        session = parse_session(example.path, text.encode(), "").session
+        found += [initial(session), *states(session)][::step]
+    return found
 
 
 def fresh(game: games.GameInfo) -> list[str]:

@@ -10,7 +10,7 @@ import io
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, example_states
 
 EXAMPLE = "examples/kalooki-game.toml"
 NAMES = ["Annabelle", "Annalise", "Cy", "Dee", "Eve", "Fay"]
@@ -266,3 +266,29 @@ def test_a_corrected_cell_with_a_call_still_fits_six_players_at_40(referee: Runn
     assert max(len(line.rstrip()) for line in shown) <= 40
     assert " 1  Anna  200 ~240   *0  190  180  170" in shown
     assert "calls/3     0    1    0    0    0    0" in shown
+
+
+WIDE = {"Ann": "安妮", "Bob": "鲍勃鲍勃"}
+EMOJI = {"Ann": "\u2764\ufe0f" * 5, "Bob": "\U0001f1ef\U0001f1f5" * 4}
+
+
+@pytest.mark.parametrize("names", [WIDE, EMOJI], ids=["cjk", "emoji"])
+def test_the_sheets_rows_end_at_one_edge_with_wide_names(names: dict[str, str]) -> None:
+    """A column a player: padded by characters, a name of wide characters pushed the columns
+    after it out of line."""
+    from rich.cells import cell_len
+
+    from referee.games.kalooki.card import sheet
+
+    for state in example_states("kalooki", names):
+        rows = [t.plain for t in sheet(state, 40) if "void" not in t.plain]
+        assert len({cell_len(row) for row in rows}) == 1, rows
+
+
+def test_a_kalooki_head_too_narrow_for_a_wide_first_letter_is_the_seat_number() -> None:
+    """At 20 columns a head one cell wide cut 王 to nothing: a column without a name."""
+    from referee.games.kalooki.card import short_names
+
+    for state in example_states("kalooki", {"Ann": "王", "Bob": "王王"}, step=10_000):
+        heads = short_names(state, 1)
+        assert "" not in heads and len(set(heads)) == len(heads)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, example_states
 from referee.games.kariki import engine as k
 from referee.games.kariki.card import flags
 from test_kariki_rules import play, table
@@ -389,3 +389,16 @@ def test_a_winner_flag_too_long_for_its_block_wraps_indented_in_the_grid(width: 
         "  (120)                       /    berries 5/5",
     ]
     assert card_lines(state, width) == len(lines)
+
+
+@pytest.mark.parametrize("width", [26, 30, 37, 38, 40])
+def test_a_kariki_compact_line_fits_a_screen_under_38_columns(width: int) -> None:
+    """Below 38 columns the name's column is what the line leaves, and a longer name is cut:
+    a column of 16 wrapped every player's line in two on a narrow phone."""
+    from rich.cells import cell_len
+
+    from referee.games.kariki.card import compact_line
+
+    for state in example_states("kariki"):
+        lines = [compact_line(state, i, width).plain for i in range(len(state.seats))]
+        assert max(cell_len(line) for line in lines) <= width, lines

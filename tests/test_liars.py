@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Runner, session_file, snapshot
+from conftest import Runner, example_states, session_file, snapshot
 from referee import storage
 from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games.base import PlayerInfo
@@ -896,3 +896,23 @@ def test_a_bad_ruleset_name_is_said_once() -> None:
     with pytest.raises(RulesetError) as refused:
         ld.Rules.from_table({**storage.load_ruleset("liars-dice"), "name": "x\x1b[2J"})
     assert str(refused.value).count("name must be one line of printable text") == 1
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        {"Ann": "安妮", "Bob": "鲍勃鲍勃", "Cy": "罗莎罗莎罗"},
+        {"Ann": "\u2764\ufe0f" * 5, "Bob": "e\u0301" * 8},
+    ],
+    ids=["cjk", "emoji"],
+)
+def test_each_players_dice_start_in_one_column_with_wide_names(names: dict[str, str]) -> None:
+    """Padded by characters, a name of wide characters moved that player's dice."""
+    from rich.cells import cell_len
+
+    from referee.games.liars.card import columns
+
+    for state in example_states("liars", names):
+        rows = [t.plain for t in columns(state, 40)[0]]
+        starts = {cell_len(r[: r.index(" [") if " [" in r else r.rindex(" o")]) for r in rows}
+        assert len(starts) == 1, rows

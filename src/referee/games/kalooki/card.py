@@ -334,3 +334,8 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
         dealer = printable(state.name(state.dealer))
         lines.append(Text(f"next: R{state.round}, {dealer} deals", style="bold"))
     return Group(*lines)
+
+
+def columns(state: State, width: int) -> list[list[Text]]:
+    """The card's lines that are columns, in groups whose rows line up: the sheet."""
+    return [sheet(state, width)]

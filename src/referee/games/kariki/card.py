@@ -311,3 +311,8 @@ def card_lines(state: State, width: int, title: str = "") -> int:
 
 def _console(width: int) -> Console:
     return Console(width=width, file=None, color_system=None)
+
+
+def columns(state: State, width: int) -> list[list[Text]]:
+    """The card's lines that are columns, in groups whose rows line up: the compact lines."""
+    return [[compact_line(state, i, width) for i in range(len(state.seats))]]

@@ -129,3 +129,8 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     """How many lines the full card titled `title` takes at `width` columns: each line as it
     wraps, in cells (the header, the names' line, the claim with its claimer, the status)."""
     return sum(wrapped_lines(part.plain, width) for part in _parts(state, title, width, False))
+
+
+def columns(state: State, width: int) -> list[list[Text]]:
+    """The card's lines that are columns, in groups whose rows line up: the score's lines."""
+    return [_parts(state, "night", width, False)[:5]]

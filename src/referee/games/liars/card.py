@@ -191,3 +191,9 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     line a player is wider than a narrow screen, or than 40 columns with names of wide
     characters, and a long title wraps the header."""
     return sum(wrapped_lines(line.plain, width) for line in card_text(state, title, width))
+
+
+def columns(state: State, width: int) -> list[list[Text]]:
+    """The card's lines that are columns, in groups whose rows line up: a cup a row, whole
+    and folded for a big table."""
+    return [_rows(state, False), _folded(state, width)]

@@ -130,3 +130,9 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     header = wrapped_lines(_header(state, title, min(width, 40)).plain, width)
     rows = sum(wrapped_lines(line.plain, width) for line in _rows(state))
     return header + rows + wrapped_lines(status(state).plain, width)
+
+
+def columns(state: State, width: int) -> list[list[Text]]:
+    """The card's lines that are columns, in groups whose rows line up: a player a row, whole
+    and packed for a big table."""
+    return [_rows(state), _packed(state, width, None)]
