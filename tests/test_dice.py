@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -106,3 +107,15 @@ def test_probabilities_add_up() -> None:
 def test_every_printed_name_parses_back(ladder: Ladder) -> None:
     for rank in Rank:
         assert parse_rank(ladder.name(rank)) is rank, ladder.name(rank)
+
+
+# Moved from the shared notation fuzzer: this game's own notation prints and parses back.
+@given(st.sampled_from(list(Rank)), st.sampled_from([KARIKI, KIRIKI]))
+def test_ranks_print_and_parse_back(rank: Rank, ladder: Any) -> None:
+    assert parse_rank(ladder.name(rank)) is rank
+
+
+@given(st.integers(1, 6), st.integers(1, 6))
+def test_rolls_print_and_parse_back(a: int, b: int) -> None:
+    roll = Roll.of(a, b)
+    assert Roll.parse(str(roll)) == roll

@@ -351,3 +351,21 @@ def test_contract_sheet_fits_a_phone(referee: Runner) -> None:
 def test_bad_ruleset_round_is_refused() -> None:
     with pytest.raises(UsageError):
         k.Rules().contract(0)
+
+
+# Moved from the shared notation fuzzer: this game's own notation prints and parses back.
+CARDS = st.one_of(
+    st.just(Card(0, None)),
+    st.builds(Card, st.integers(1, 13), st.sampled_from(list(Suit))),
+)
+
+
+@given(st.lists(CARDS, min_size=1, max_size=17))
+def test_cards_print_and_parse_back(cards: list[Card]) -> None:
+    assert parse_cards(show(cards)) == tuple(cards)
+
+
+@given(st.lists(st.lists(CARDS, min_size=1, max_size=6), min_size=1, max_size=4))
+def test_meld_lists_print_and_parse_back(melds: list[list[Card]]) -> None:
+    text = " / ".join(show(m) for m in melds)
+    assert k.parse_lay_down([text]) == [tuple(m) for m in melds]

@@ -916,3 +916,18 @@ def test_each_players_dice_start_in_one_column_with_wide_names(names: dict[str, 
         rows = [t.plain for t in columns(state, 40)[0]]
         starts = {cell_len(r[: r.index(" [") if " [" in r else r.rindex(" o")]) for r in rows}
         assert len(starts) == 1, rows
+
+
+# Moved from the shared notation fuzzer: this game's own notation prints and parses back.
+NAMES = (
+    st.text(alphabet="AaBbČč Zz-'", min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(lambda n: n and "=" not in n and not n.startswith("-"))
+)
+
+
+@given(st.lists(st.tuples(NAMES, st.lists(st.integers(1, 6), max_size=6).map(
+    lambda d: tuple(sorted(d)))), min_size=1, max_size=5))  # fmt: skip
+def test_hands_print_and_parse_back(hands: list[tuple[str, tuple[int, ...]]]) -> None:
+    value = Hands(tuple(hands))
+    assert Hands.parse(str(value)) == value

@@ -140,8 +140,8 @@ class Action:
         """The typed values (the Typer command's parameters, by name) read and checked: notation
         parsed, a missing word said in the action's words. Before any session is read."""
         for p in self.params:
-            if p.needs is not None and values.get(p.name) in (None, []):
-                raise UsageError(f"{self.name} needs {p.needs}")
+            if (p.needs is not None or p.required) and values.get(p.name) in (None, []):
+                raise UsageError(f"{self.name} needs {p.needs or p.metavar or p.name.upper()}")
         typed = {p.name: p.typed(values.get(p.name)) for p in self.params}
         if self.check is not None:
             self.check(typed)
