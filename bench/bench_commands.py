@@ -32,16 +32,17 @@ from common import (
 )
 from referee import games, storage
 from referee.session import event_of, initial, notation
-from sessions import PATTERNS, build, games_benchmarked
+from sessions import build, games_benchmarked, pattern
 
 
 def next_action(game: str, path: Path) -> list[str]:
     """The shell words of the event the session's pattern would enter next."""
     loaded = storage.load(path)
-    pattern, names, _, _ = PATTERNS[game]
+    recipe = pattern(game)
+    assert recipe is not None
     engine = games.load(game)
     state = initial(loaded.session)
-    made = pattern(lambda: engine.turn(state) or "", list(names))
+    made = recipe.events(lambda: engine.turn(state) or "", list(recipe.PLAYERS))
     for _ in loaded.session.events:  # replay the pattern to where the file stands
         state = engine.apply(state, event_of(engine, next(made)))
     import shlex
