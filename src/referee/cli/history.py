@@ -464,8 +464,8 @@ def _agreeing(
 ) -> history.Summary | str | None:
     """What a kept entry may stand for, checked against the file's bytes now (issue 18: a
     planted or stale entry is rebuilt, never shown): a summary only if it agrees with the
-    file's facts (by the parse); a skip only if the file still does not parse (then with
-    today's reason); None: replay it."""
+    file's facts (read straight from a file in the layout referee writes, else parsed); a skip
+    only if the file still does not parse (then with today's reason); None: replay it."""
     if kept is None:
         return None
     try:

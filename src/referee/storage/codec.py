@@ -6,6 +6,8 @@ The only module that imports a TOML library (ruff's banned-api keeps it so).
 from __future__ import annotations
 
 import contextlib
+import functools
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
@@ -16,6 +18,7 @@ from referee import games
 from referee.errors import RefereeError, StorageError, UsageError, quote, quote_number
 from referee.games.base import PlayerInfo
 from referee.session import (
+    DERIVED_ID_EVENTS,
     ReplayError,
     Session,
     check_id,
@@ -23,6 +26,7 @@ from referee.session import (
     check_session_name,
     check_undone,
     derived_id,
+    derived_id_of,
     event_time,
     initial,
     states,
@@ -128,23 +132,20 @@ def digest_of(raw: bytes) -> str:
     return sha256(raw).hexdigest()
 
 
-def parse_session(path: Path, raw: bytes, digest: str, *, lines: bool = False) -> Loaded:
-    """A session file's bytes parsed (tomllib), migrated and checked, not yet replayed (`state`
-    None); with `lines`, the line of each event too when the file is laid out as a save writes
-    it (so the next save writes only what is new).
+def parse_session(path: Path, raw: bytes, digest: str) -> Loaded:
+    """A session file's bytes parsed, migrated and checked, not yet replayed (`state` None).
 
     Always done on the bytes themselves: the session never comes from anywhere else.
     """
     where = shown(path)
-    parsed = parse_toml(raw, path)
-    doc, original = migrate(parsed, where)
-    session = checked_session(doc, where)
-    known = None
-    if lines and original == SCHEMA and "id" in doc:
-        tables = {"options": doc.get("options"), "ruleset": doc.get("ruleset")}
-        split = split_events(raw, doc.get("events"), doc.get("undone"), tables)
-        known = split[1] if split is not None and split[0] == parsed else None
-    return Loaded(path, session, None, original, digest, backup_suffix(original, doc), lines=known)
+    try:
+        canonical = read_canonical(raw)
+    except (ValueError, RecursionError):  # not UTF-8, not TOML: the whole parse says why
+        canonical = None
+    doc, original = migrate(canonical[0] if canonical else parse_toml(raw, path), where)
+    session = checked_session(doc, where)  # the events are the objects each line was read as
+    lines = canonical[1] if canonical else None
+    return Loaded(path, session, None, original, digest, backup_suffix(original, doc), lines=lines)
 
 
 class Facts(NamedTuple):
@@ -168,8 +169,160 @@ def facts_of(session: Session) -> Facts:
 
 
 def session_facts(path: Path, raw: bytes) -> Facts:
-    """The `Facts` of a session file's bytes, by the parse (its `StorageError` too)."""
+    """The `Facts` of a session file's bytes, exactly as `parse_session` would give them (its
+    `StorageError` too): read straight from the text when it is laid out as referee writes it
+    (`canonical_facts`), else from a full parse."""
+    found = canonical_facts(path, raw)
+    if found is not None:
+        return found
     return facts_of(parse_session(path, raw, "").session)
+
+
+# A file in the exact layout `session_to_text` writes: the head line by line, one event a
+# line (bare keys, plain strings without escapes, whole numbers of at most 18 digits), no
+# undone events, then the tables. A string here holds no quote, backslash or control character
+# but a tab (what TOML lets a basic string hold unescaped), so every such text is TOML that
+# reads as the parts the pattern names. No key may come twice on an event line: each key after
+# the first is checked against the ones before it. Anything else (a hand edit that changed the
+# layout, an escaped quote, a longer line) is read by the full parse.
+_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*+"'
+_INT = r"-?(?:0|[1-9][0-9]{0,17})"
+_KEY = r"[A-Za-z0-9_-]++"
+_VALUE = rf"(?:{_STR}|{_INT})"
+_PAIRS_MAX = 12  # more pairs on an event line than this: the full parse reads it
+_PARTS_MAX = 64 * 1024  # a longer players list or ruleset: the full parse reads it
+
+
+def _event_line_pattern(pairs: int) -> str:
+    """One event line of up to `pairs` key = value pairs, no key twice."""
+    inner = ""
+    for n in range(pairs, 1, -1):  # built from the innermost (last) pair outwards
+        before = "|".join(f"(?P=k{k})" for k in range(1, n))
+        inner = f"(?:, (?!(?:{before}) = )(?P<k{n}>{_KEY}) = {_VALUE}{inner})?+"
+    return rf"    \{{ (?P<k1>{_KEY}) = {_VALUE}{inner} \}},\n"
+
+
+@functools.cache
+def _canonical() -> re.Pattern[str]:
+    """The pattern of the layout (compiled on first use: it takes milliseconds, which no
+    command but stats and exports should pay at start)."""
+    return re.compile(
+        rf"schema = 1\n"
+        rf'(?:id = "(?P<id>[0-9a-f]{{32}})"\n)?+'
+        rf'name = "(?P<name>[A-Za-z0-9_.-]*+)"\n'
+        rf'game = "(?P<game>[a-z_-]++)"\n'
+        rf'created = "(?P<created>[0-9T:.+-]*+)"\n'
+        rf'updated = "(?P<updated>[0-9T:.+-]*+)"\n'
+        rf"players = \[\n(?P<players>(?:    \{{ name = {_STR}"
+        rf"(?:, nickname = {_STR})?+ \}},\n)++)\]\n"
+        rf"events = (?:\[\]\n|\[\n(?P<events>(?:{_event_line_pattern(_PAIRS_MAX)})++)\]\n)"
+        rf"undone = \[\]\n"
+        rf"\n(?P<tables>\[.*)",
+        re.DOTALL,
+    )
+
+
+_PLAYER = r'    \{ name = "(?P<name>[^"]*)"(?:, nickname = "(?P<nick>[^"]*)")? \},\n'
+_PAIR = rf'({_KEY}) = (?:"([^"]*)"|({_INT}))'
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern of this module, compiled on first use."""
+    return re.compile(pattern)
+
+
+def canonical_facts(path: Path, raw: bytes) -> Facts | None:
+    """The `Facts` of a file in the layout referee writes (`_canonical`), checked as
+    `session_from_doc` checks a session (so a file the full parse refuses gives None here
+    too), or None: not in that layout, parse it.
+
+    Only the parts the facts come from are read (the head, the count of event lines, and the
+    first events of a file whose id is derived from them); the players and the tables, which
+    repeat from file to file, are checked once a run.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    found = _canonical().fullmatch(text)
+    if found is None:
+        return None
+    if len(found["players"]) > _PARTS_MAX or len(found["tables"]) > _PARTS_MAX:
+        return None  # more than any table seats or any ruleset holds: not kept once a run
+    try:
+        game = games.canonical(found["game"])
+    except RefereeError:
+        return None
+    players = _canonical_players(found["players"], game)
+    created = found["created"]
+    if (
+        players is None
+        or not _canonical_tables(found["tables"], game)
+        or any(t and event_time(t) is None for t in (created, found["updated"]))
+    ):
+        return None
+    if found["name"]:
+        try:
+            check_session_name(found["name"])
+        except RefereeError:
+            return None
+    start, end = found.span("events")  # (-1, -1) for `events = []`
+    ident = found["id"]
+    if ident is None:  # a file from before ids: its id is derived from its first events
+        lines = text[start:end].split("\n", DERIVED_ID_EVENTS)[:DERIVED_ID_EVENTS]
+        first = [_pairs(line) for line in lines if line]
+        ident = derived_id_of(game, created, players, first)
+    count = text.count("\n", start, end) if start >= 0 else 0  # one event a line
+    return Facts(ident, game, [p.name for p in players], count, created, found["updated"])
+
+
+def _pairs(line: str) -> dict[str, str | int]:
+    """A canonical event line as its table (plain strings, whole numbers)."""
+    return {key: text if number == "" else int(number)
+            for key, text, number in _compiled(_PAIR).findall(line)}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=256)
+def _canonical_players(block: str, game: str) -> tuple[PlayerInfo, ...] | None:
+    """The players of a canonical file's `players` lines, checked as `session_from_doc` checks
+    them (None: it would refuse them)."""
+    players = []
+    for line in _compiled(_PLAYER).finditer(block):
+        name, nickname = line["name"], line["nick"]
+        try:
+            for text, what in ((name, "player name"), (nickname, "nickname")):
+                if text is not None and check_name(text, what) != text:
+                    return None
+        except RefereeError:
+            return None
+        players.append(PlayerInfo(name, nickname))
+    try:
+        return check_players(players, game)
+    except RefereeError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical_tables(text: str, game: str) -> bool:
+    """Whether the text ending a canonical file holds just its `options` and `ruleset` tables,
+    as `session_from_doc` accepts them for `game`: the same few rulesets end most files, so
+    each is parsed once a run."""
+    import tomllib
+
+    try:
+        doc = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return False
+    if set(doc) != {"options", "ruleset"} or not all(isinstance(v, dict) for v in doc.values()):
+        return False
+    if not all(isinstance(v, str | int) for v in doc["options"].values()):
+        return False
+    ruleset_game = doc["ruleset"].get("game", game)
+    try:
+        return isinstance(ruleset_game, str) and games.canonical(ruleset_game) == game
+    except RefereeError:
+        return False
 
 
 def replay_of(loaded: Loaded) -> tuple[Any, Any]:
@@ -461,6 +614,27 @@ def _as_written(tables: object, text: str) -> dict[str, Any] | None:
         return None
 
 
+def read_canonical(raw: bytes) -> tuple[dict[str, Any], Lines] | None:
+    """The document in `raw` as tomllib reads it, and the line of each event, for a file
+    exactly as `session_to_text` writes it: the header and tables by tomllib, each event line
+    by the strict reader of the one form `event_line` writes (`read_back`, held to tomllib by
+    tests), so a long night is not parsed by tomllib line by line. None for any other file
+    (then it is parsed whole)."""
+    text = raw.decode("utf-8")
+    start = _lists_start(text)
+    if start is None:
+        return None
+    events, event_lines, at = _read_list(text, start, "events")
+    if events is None:
+        return None
+    undone, undone_lines, at = _read_list(text, at, "undone")
+    if undone is None or not text.startswith("\n", at):
+        return None
+    rest = text[at + 1 :]
+    found = _document(text[:start], rest, events, undone)
+    return None if found is None else (found, Lines(event_lines, undone_lines, rest))
+
+
 def _lists_start(text: str) -> int | None:
     """Where the events list starts in a file's text, if its header can be read apart: no
     byte-order mark, and no line of it opens a table."""
@@ -471,6 +645,28 @@ def _lists_start(text: str) -> int | None:
     if any(line.lstrip().startswith("[") for line in head.splitlines()):
         return None
     return start
+
+
+def _read_list(text: str, at: int, key: str) -> tuple[list[Any] | None, tuple[str, ...], int]:
+    """The events of the list `key` starting at `at`, each line in the written form, their
+    lines, and where the text goes on; None if any of it is not exactly as `_list_text`
+    writes it."""
+    if text.startswith(f"{key} = []\n", at):
+        return [], (), at + len(key) + 6
+    if not text.startswith(f"{key} = [\n", at):
+        return None, (), at
+    at += len(key) + 5
+    found, lines = [], []
+    while not text.startswith("]\n", at):
+        end = text.find(",\n", at)
+        line = text[at + 4 : end]
+        event = strict_read(line) if end > 0 and text.startswith("    ", at) else None
+        if event is None or "\n" in text[at:end]:
+            return None, (), at
+        found.append(event)
+        lines.append(line)
+        at = end + 2
+    return found, tuple(lines), at + 2
 
 
 def _document(
@@ -516,6 +712,46 @@ def _list_text(key: str, lines: tuple[str, ...]) -> str:
     if not lines:
         return f"{key} = []\n"
     return f"{key} = [\n" + "".join(f"    {line},\n" for line in lines) + "]\n"
+
+
+# One pair as `event_line` writes it: a bare key, then a basic string (escapes as tomli-w
+# writes them) or a whole number. Kept beside tomllib for the whole read of a file referee
+# wrote (`read_canonical`): without it a cold stats over 5,000 sessions passes its goal (issue
+# 34: 154 shows against 150); any other line is read by tomllib.
+_READ_PAIR = re.compile(
+    r'([A-Za-z0-9_-]+) = (?:"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\[bnfr"\\]'
+    r'|\\u00(?:[01][0-9a-f]|7f))*)"'
+    r"|(-?(?:0|[1-9][0-9]{0,17})))(, | \}$)"
+)
+_UNESCAPE = re.compile(r'\\(u00[0-9a-f]{2}|[bnfr"\\])')
+_SHORT = {"b": "\b", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def strict_read(line: str) -> dict[str, str | int] | None:
+    """An event line in the one form `event_line` writes, read without tomllib; None for any
+    other line (which only tomllib may read)."""
+    if line == "{}":
+        return {}
+    found: dict[str, str | int] = {}
+    at = 2
+    while line.startswith("{ ") and at < len(line):
+        pair = _READ_PAIR.match(line, at)
+        if pair is None or pair.group(1) in found:
+            return None
+        key, text, number, end = pair.groups()
+        if text is not None:
+            found[key] = _UNESCAPE.sub(_unescaped, text) if "\\" in text else text
+        else:
+            found[key] = int(number)
+        at = pair.end()
+        if end == " }":
+            return found if at == len(line) else None
+    return None
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    code = escape.group(1)
+    return chr(int(code[1:], 16)) if code[0] == "u" else _SHORT[code]
 
 
 def event_line(items: Iterable[tuple[str, str | int]]) -> str:

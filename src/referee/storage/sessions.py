@@ -60,7 +60,7 @@ def load_bytes(path: Path, raw: bytes, cache: Cache | None = None) -> Loaded:
         kept = cache.load(path, raw, digest)
         if kept is not None:
             return kept
-    parsed = codec.parse_session(path, raw, digest, lines=True)
+    parsed = codec.parse_session(path, raw, digest)
     if cache is not None:
         hit = cache.get(parsed)
         if hit is not None:
