@@ -35,7 +35,7 @@ def modules_after(home: Path, *args: str) -> set[str]:
         pytest.param(["show", "--json", "-s", NIGHT], {"rich", "referee.games.kalooki",
                      "referee.render", "referee.games.kariki.card"}, id="show-json"),
         # tomli_w may be loaded by a read-only command: a file read with its kept replay has
-        # its tables checked by writing the kept ones (cheaper than loading tomllib to parse).
+        # its tables checked by writing the kept ones (`codec.split_events`).
         pytest.param(["log", "--json", "-s", NIGHT], {"rich"}, id="log-json"),
         pytest.param(["show", "-s", NIGHT], {"referee.games.kalooki"}, id="show"),
         pytest.param(["kalooki", "check", "5H", "5D", "JK"], {"rich", "referee.games.kariki",

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import segno
 
-from referee.render.qr import half_blocks, modules, qr_lines
+from referee.render.qr import qr_lines
 
 GUARD = 20.0  # seconds: a hang, never a slow machine
 
@@ -285,6 +285,21 @@ def test_shell_serve_updates_after_a_shell_action(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- the QR code
 
 
+# (top drawn, bottom drawn) as each character shows them: light modules are drawn
+_HALVES = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+
+
+def modules(lines: list[str]) -> list[list[int]]:
+    """The matrix a drawing shows (1 dark): an odd last row comes back as a row of dark
+    modules, which the drawing never draws."""
+    rows: list[list[int]] = []
+    for line in lines:
+        halves = [_HALVES[char] for char in line]
+        rows.append([0 if top else 1 for top, _ in halves])
+        rows.append([0 if bottom else 1 for _, bottom in halves])
+    return rows
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -303,5 +318,7 @@ def test_the_drawn_code_maps_back_module_for_module(url: str) -> None:
     assert all(all(m == 1 for m in row) for row in drawn[len(matrix) :])  # the padding half-row
 
 
-def test_half_blocks_draw_light_modules() -> None:
-    assert half_blocks([[0, 0], [0, 1]]) == ["█▀"]
+def test_light_modules_are_drawn_and_dark_ones_left_blank() -> None:
+    lines = qr_lines("x")
+    assert set(lines[0]) == {"█"}  # two rows of the light quiet zone
+    assert modules(lines)[:2] == [[0] * len(lines[0])] * 2

@@ -497,9 +497,9 @@ def test_an_event_line_is_what_tomli_w_writes_and_reads_back_the_same(
 
     import tomli_w
 
-    from referee.storage.codec import _event_line
+    from referee.storage.codec import event_line
 
-    line = _event_line(tuple(event.items()))
+    line = event_line(event.items())
     pairs = [tomli_w.dumps({k: v}).rstrip("\n") for k, v in event.items()]
     assert line == ("{ " + ", ".join(pairs) + " }" if event else "{}")
     assert "\n" not in line
@@ -549,6 +549,27 @@ def test_a_file_not_exactly_as_referee_writes_it_is_parsed_whole(change: Any) ->
     found = split_events(text.encode(), whole["events"], whole["undone"])
     assert found is not None and found[0] == whole
     assert split_events(change(text).encode(), whole["events"], whole["undone"]) is None
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["type", "by", "at", "x y", "n"]), EVENT_VALUES,
+                                max_size=4), max_size=5))  # fmt: skip
+def test_any_events_written_split_as_the_whole_parse_reads_them(
+    events: list[dict[str, Any]],
+) -> None:
+    import tomllib
+    from dataclasses import replace
+
+    from referee.storage import codec
+    from referee.storage.codec import split_events
+
+    session = replace(storage.load(EXAMPLE_FILES[0]).session, events=tuple(events))
+    raw = storage.session_to_text(session).encode()
+    whole = tomllib.loads(raw.decode())
+    found = split_events(raw, whole["events"], whole["undone"])
+    assert found is not None and found[0] == whole
+    parsed = codec.parse_session(EXAMPLE_FILES[0], raw, "")
+    assert parsed.session.events == tuple(whole["events"])
+    assert parsed.lines is None or parsed.lines == found[1]  # read line by line: its lines
 
 
 def test_an_undo_after_an_action_takes_the_kept_state_before_it(
@@ -621,16 +642,16 @@ def test_a_save_writes_and_reads_back_only_the_events_it_did_not_read(
 
     three_events(referee)
     if not kept:
-        shutil.rmtree(cache_of(home).root)  # the file is parsed (`read_canonical`), not split
-    read_back = codec.read_back
+        shutil.rmtree(cache_of(home).root)  # the file is parsed whole (tomllib), not split
+    parse = codec._parse
     written: list[str] = []
 
-    def counted(line: str) -> dict[str, str | int]:
-        written.append(line)
-        return read_back(line)
+    def counted(text: str) -> dict[str, Any]:
+        if text.startswith("e = [\n"):  # the event lines a save wrote, read back
+            written.extend(line.strip()[:-1] for line in text.splitlines()[1:-1])
+        return parse(text)
 
-    monkeypatch.setattr(codec, "read_back", counted)
-    codec._event_line.cache_clear()  # nothing kept from the actions above in this process
+    monkeypatch.setattr(codec, "_parse", counted)
     assert referee("kariki", "pull", "6-4").code == 0
     assert len(written) == 1 and '"pull"' in written[0]  # the one new event, read back
     text = session_file(home).read_text()
@@ -661,37 +682,6 @@ def test_a_line_is_written_again_only_for_the_very_event_it_was_read_as(
     assert '"Bob"' in lines.events[0] and text == storage.session_to_text(other)
 
 
-@given(st.dictionaries(st.text(max_size=12), EVENT_VALUES, max_size=6))
-def test_an_event_line_is_read_back_as_tomllib_reads_it(event: dict[str, str | int]) -> None:
-    import tomllib
-
-    from referee.storage.codec import event_line, read_back
-
-    line = event_line(event.items())
-    assert read_back(line) == tomllib.loads(f"e = {line}")["e"] == event
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        '{ a = "x", a = "y" }', '{ a = "x" }x', '{ a = "x",b = 1 }', '{ a = 01 }', '{ a = +1 }',
-        '{ a = "\\ud800" }', '{ a = "\\U0001F600" }', '{ a = 1_000 }', '{ "a b" = 1 }',
-        "{ a = 'x' }", '{ a = "x\\ty" }', '{ a = -0 }', '{ a = 1234567890123456789012 }',
-        '{ a = "\\u001B" }', '{ a = true }', "{ }", '{ a = "x" , b = 1 }',
-    ],
-)  # fmt: skip
-def test_a_line_not_in_the_written_form_is_read_back_by_tomllib(line: str) -> None:
-    import tomllib
-
-    from referee.storage.codec import read_back
-
-    try:
-        expected = tomllib.loads(f"e = {line}")["e"]
-    except tomllib.TOMLDecodeError:
-        expected = {}
-    assert read_back(line) == expected
-
-
 def test_a_save_whose_event_would_not_read_back_is_refused(
     referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -699,12 +689,10 @@ def test_a_save_whose_event_would_not_read_back_is_refused(
 
     referee(*START)
     before = session_file(home).read_bytes()
-    codec._event_line.cache_clear()
     monkeypatch.setattr(codec, "event_line", lambda items: '{ type = "claim" }')  # a bad writer
     result = referee("kariki", "claim", "9")
     assert result.code == 3 and "would not read back the same" in result.err
     assert session_file(home).read_bytes() == before
-    codec._event_line.cache_clear()
 
 
 @pytest.mark.parametrize("example", EXAMPLE_FILES, ids=lambda p: p.stem)
@@ -755,47 +743,17 @@ def test_any_events_written_are_read_as_tomllib_reads_them(events: list[dict[str
         assert found is not None  # bare keys, numbers of at most 18 digits: the written form
 
 
-NAME_TEXT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=12)
-
-
-@given(st.lists(st.tuples(NAME_TEXT, st.none() | NAME_TEXT), min_size=1, max_size=4),
-       st.text(max_size=20), st.integers(-5, 10**18))  # fmt: skip
-def test_a_header_is_read_as_tomllib_reads_it(
-    players: list[tuple[str, str | None]], name: str, number: int
+@given(st.dictionaries(st.text(max_size=12), EVENT_VALUES, max_size=6))
+def test_the_strict_reader_reads_an_event_line_as_tomllib_reads_it(
+    event: dict[str, str | int],
 ) -> None:
     import tomllib
 
-    import tomli_w
+    from referee.storage.codec import event_line, strict_read
 
-    from referee.storage.codec import _read_head
-
-    head = {"schema": number, "id": name, "name": name, "game": "kariki", "created": "",
-            "updated": name, "players": [{"name": n, **({"nickname": k} if k else {})}
-                                         for n, k in players]}  # fmt: skip
-    text = tomli_w.dumps(head)
-    assert _read_head(text) == tomllib.loads(text) == head
-
-
-@pytest.mark.parametrize(
-    "text",
-    ['schema = 1\nname = "a"\n# a comment\n', 'schema = 1\nschema = 2\n', 'a.b = 1\n',
-     'x = 1, y = 2\n', 'name = "a"', "players = []\nplayers = []\n", 'd = 2026-12-01\n',
-     '"quoted key" = 1\n', "x = true\n", "players = [\n    { name = 1 },\n]\nx = [1]\n"],
-)  # fmt: skip
-def test_a_header_the_strict_reader_does_not_know_is_read_by_tomllib(text: str) -> None:
-    import tomllib
-
-    from referee.storage.codec import _read_head
-
-    try:
-        expected: object = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        expected = ValueError
-    try:
-        found: object = _read_head(text)
-    except ValueError:
-        found = ValueError
-    assert found == expected
+    line = event_line(event.items())
+    found = strict_read(line)
+    assert found is None or found == tomllib.loads(f"e = {line}")["e"] == event
 
 
 def test_tables_are_taken_as_kept_only_when_written_exactly_so(referee: Runner, home: Path) -> None:

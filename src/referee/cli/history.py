@@ -542,36 +542,45 @@ def _cores() -> int:
 
 
 class Progress:
-    """A one-line bar on stderr while stats replay many sessions, only at a terminal (a pipe
-    or a file gets nothing), erased when done so the answer prints as it always does."""
-
-    WIDTH = 39  # one short of the 40 columns: the cursor never wraps
+    """A one-line bar on stderr while stats replay many sessions (`rich.progress`), only at a
+    terminal (a pipe or a file gets nothing), erased when done so the answer prints as it
+    always does."""
 
     def __init__(self, total: int) -> None:
         self.total = total
-        self.on = total >= PROGRESS_FROM and sys.stderr.isatty()
         self.last = -1
+        self.bar: Any = None
+        if total >= PROGRESS_FROM and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+            from rich.progress import Progress as Bar
 
-    def line(self, done: int) -> str:
-        """The bar after `done` of the sessions."""
-        label = f"replaying {done}/{self.total} "
-        room = max(4, self.WIDTH - len(label) - 2)
-        filled = room * done // max(1, self.total)
-        return f"{label}[{'#' * filled}{'.' * (room - filled)}]"
+            # Redrawn by `show` alone: no refresh thread while the pool forks its workers.
+            self.bar = Bar(
+                TextColumn("replaying"),
+                MofNCompleteColumn(),
+                BarColumn(bar_width=None),
+                console=Console(file=sys.stderr, highlight=False, emoji=False),
+                auto_refresh=False,
+                transient=True,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self.task = self.bar.add_task("", total=total)
 
     def show(self, done: int) -> None:
         """Redraw when the bar has moved (a hundred redraws at most)."""
         step = done * 100 // max(1, self.total)
-        if self.on and step != self.last:
+        if self.bar is not None and step != self.last:
+            if self.last < 0:
+                self.bar.start()
             self.last = step
-            sys.stderr.write("\r" + self.line(done))
-            sys.stderr.flush()
+            self.bar.update(self.task, completed=done, refresh=True)
 
     def close(self) -> None:
         """Erase the bar."""
-        if self.on and self.last >= 0:
-            sys.stderr.write("\r" + " " * self.WIDTH + "\r")
-            sys.stderr.flush()
+        if self.bar is not None and self.last >= 0:
+            self.bar.stop()
 
 
 MONTHS_SHOWN = 12  # the text chart: the last year (JSON has every month)
