@@ -74,137 +74,6 @@ def _verdict(ok: bool) -> None:
         raise typer.Exit(1)
 
 
-@app.command()
-def check(
-    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
-) -> None:
-    """Is this meld legal?
-
-    Says three, or four with each joker's place, or why not.
-    """
-    rules = _rules(ctx, ruleset)
-    meld = k.check_meld(rules.check_cards(parse_cards(*cards), "meld"), rules)
-    if json_out:
-        output.print_json(_meld_doc(meld))
-    else:
-        output.print_wrapped(str(meld))
-    _verdict(meld.legal)
-
-
-@app.command()
-def contract(
-    ctx: typer.Context,
-    round_number: RoundArg,
-    melds: Annotated[
-        list[str], typer.Argument(help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S")
-    ],
-    ruleset: RulesetOpt = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Make the contract?
-
-    Checks a lay-down against round ROUND's contract.
-    """
-    rules = _rules(ctx, ruleset)
-    wanted = rules.contract(round_number)
-    laid = k.parse_lay_down(melds)
-    rules.check_cards([c for meld in laid for c in meld], "lay-down")
-    result = k.check_contract(round_number, laid, rules)
-    if json_out:
-        output.print_json(
-            {
-                "legal": result.legal,
-                "reason": result.reason or None,
-                "contract": wanted.code,
-                "melds": [_meld_doc(m) for m in result.melds],
-            }
-        )
-    else:
-        head = f"round {round_number} ({wanted.code}): "
-        lines = [head + ("makes the contract" if result.legal else f"no: {result.reason}")]
-        if result.legal:
-            lines += [f"  {m}" for m in result.melds]
-        output.print_wrapped("\n".join(lines))
-    _verdict(result.legal)
-
-
-@app.command()
-def score(
-    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
-) -> None:
-    """Score a hand.
-
-    The penalty of the cards left in hand, card by card.
-    """
-    hand = _rules(ctx, ruleset).check_cards(parse_cards(*cards))
-    points = [k.penalty(c) for c in hand]
-    if json_out:
-        output.print_json(
-            {
-                "points": sum(points),
-                "cards": [{"card": str(c), "points": p} for c, p in zip(hand, points, strict=True)],
-            }
-        )
-        return
-    detail = " + ".join(f"{c} {p}" for c, p in zip(hand, points, strict=True))
-    output.print_wrapped(f"{sum(points)} points: {detail}" if hand else "0 points: no cards")
-
-
-@app.command()
-def solve(
-    ctx: typer.Context,
-    round_number: RoundArg,
-    cards: Cards,
-    ruleset: RulesetOpt = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Can this hand make it?
-
-    Finds the lay-down of round ROUND's contract that leaves the fewest points in hand.
-    """
-    rules = _rules(ctx, ruleset)
-    wanted = rules.contract(round_number)
-    hand = rules.check_cards(parse_cards(*cards), "hand to solve", rules.max_lay_down_hand)
-    found = k.solve(round_number, hand, rules)
-    if json_out:
-        output.print_json(
-            {
-                "possible": found.possible,
-                "contract": wanted.code,
-                "melds": [[str(c) for c in m.reading] for m in found.melds],
-                "left": [str(c) for c in found.left],
-                "left_points": found.left_points,
-            }
-        )
-    elif found.possible:
-        lines = [f"round {round_number} ({wanted.code}): yes"]
-        lines += [f"  {show(m.reading)}" for m in found.melds]
-        lines.append(f"left: {show(found.left) or 'nothing'} ({found.left_points} points)")
-        output.print_wrapped("\n".join(lines))
-    else:
-        output.print_text(f"round {round_number} ({wanted.code}): no, this hand cannot make it")
-    _verdict(found.possible)
-
-
-@app.command()
-def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt = False) -> None:
-    """The round-contract sheet.
-
-    Each round's contract in words and as 333/334/..., and the cards dealt.
-    """
-    rules = _rules(ctx, ruleset)
-    rows = []
-    for number, dealt in enumerate(rules.deal_sizes, start=1):
-        c = rules.contract(number)
-        rows.append({"round": number, "contract": c.code, "words": c.words(), "dealt": dealt})
-    if json_out:
-        output.print_json(rows)
-        return
-    lines = ["rnd contract             code  dealt"]
-    lines += [f"{r['round']:>3} {r['words']:<20} {r['contract']:<5} {r['dealt']:>5}" for r in rows]
-    output.print_text("\n".join(lines))
-
-
 # ---------------------------------------------------------------------------- the game's sheet
 
 PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="Who (a prefix or nickname).")]
@@ -364,6 +233,140 @@ def fix(
     and marked ~ on the sheet, so nothing after it is undone.
     """
     act(ctx, session, moves.fix(round_number, player, cards, points))
+
+
+# ---------------------------------------------------------------------------- the tools
+
+
+@app.command()
+def check(
+    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
+) -> None:
+    """Is this meld legal?
+
+    Says three, or four with each joker's place, or why not.
+    """
+    rules = _rules(ctx, ruleset)
+    meld = k.check_meld(rules.check_cards(parse_cards(*cards), "meld"), rules)
+    if json_out:
+        output.print_json(_meld_doc(meld))
+    else:
+        output.print_wrapped(str(meld))
+    _verdict(meld.legal)
+
+
+@app.command()
+def contract(
+    ctx: typer.Context,
+    round_number: RoundArg,
+    melds: Annotated[
+        list[str], typer.Argument(help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S")
+    ],
+    ruleset: RulesetOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Make the contract?
+
+    Checks a lay-down against round ROUND's contract.
+    """
+    rules = _rules(ctx, ruleset)
+    wanted = rules.contract(round_number)
+    laid = k.parse_lay_down(melds)
+    rules.check_cards([c for meld in laid for c in meld], "lay-down")
+    result = k.check_contract(round_number, laid, rules)
+    if json_out:
+        output.print_json(
+            {
+                "legal": result.legal,
+                "reason": result.reason or None,
+                "contract": wanted.code,
+                "melds": [_meld_doc(m) for m in result.melds],
+            }
+        )
+    else:
+        head = f"round {round_number} ({wanted.code}): "
+        lines = [head + ("makes the contract" if result.legal else f"no: {result.reason}")]
+        if result.legal:
+            lines += [f"  {m}" for m in result.melds]
+        output.print_wrapped("\n".join(lines))
+    _verdict(result.legal)
+
+
+@app.command()
+def score(
+    ctx: typer.Context, cards: Cards, ruleset: RulesetOpt = None, json_out: JsonOpt = False
+) -> None:
+    """Score a hand.
+
+    The penalty of the cards left in hand, card by card.
+    """
+    hand = _rules(ctx, ruleset).check_cards(parse_cards(*cards))
+    points = [k.penalty(c) for c in hand]
+    if json_out:
+        output.print_json(
+            {
+                "points": sum(points),
+                "cards": [{"card": str(c), "points": p} for c, p in zip(hand, points, strict=True)],
+            }
+        )
+        return
+    detail = " + ".join(f"{c} {p}" for c, p in zip(hand, points, strict=True))
+    output.print_wrapped(f"{sum(points)} points: {detail}" if hand else "0 points: no cards")
+
+
+@app.command()
+def solve(
+    ctx: typer.Context,
+    round_number: RoundArg,
+    cards: Cards,
+    ruleset: RulesetOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Can this hand make it?
+
+    Finds the lay-down of round ROUND's contract that leaves the fewest points in hand.
+    """
+    rules = _rules(ctx, ruleset)
+    wanted = rules.contract(round_number)
+    hand = rules.check_cards(parse_cards(*cards), "hand to solve", rules.max_lay_down_hand)
+    found = k.solve(round_number, hand, rules)
+    if json_out:
+        output.print_json(
+            {
+                "possible": found.possible,
+                "contract": wanted.code,
+                "melds": [[str(c) for c in m.reading] for m in found.melds],
+                "left": [str(c) for c in found.left],
+                "left_points": found.left_points,
+            }
+        )
+    elif found.possible:
+        lines = [f"round {round_number} ({wanted.code}): yes"]
+        lines += [f"  {show(m.reading)}" for m in found.melds]
+        lines.append(f"left: {show(found.left) or 'nothing'} ({found.left_points} points)")
+        output.print_wrapped("\n".join(lines))
+    else:
+        output.print_text(f"round {round_number} ({wanted.code}): no, this hand cannot make it")
+    _verdict(found.possible)
+
+
+@app.command()
+def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt = False) -> None:
+    """The round-contract sheet.
+
+    Each round's contract in words and as 333/334/..., and the cards dealt.
+    """
+    rules = _rules(ctx, ruleset)
+    rows = []
+    for number, dealt in enumerate(rules.deal_sizes, start=1):
+        c = rules.contract(number)
+        rows.append({"round": number, "contract": c.code, "words": c.words(), "dealt": dealt})
+    if json_out:
+        output.print_json(rows)
+        return
+    lines = ["rnd contract             code  dealt"]
+    lines += [f"{r['round']:>3} {r['words']:<20} {r['contract']:<5} {r['dealt']:>5}" for r in rows]
+    output.print_text("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------- the shell
