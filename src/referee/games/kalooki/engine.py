@@ -971,27 +971,30 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
     match kind:
         case "call":
             only_fields(data, "caller", "refused", "by")
-            by = data.get("by")
+            caller = str_field(data, "caller")
             refused = data.get("refused", 0)
-            if refused not in (0, 1):
+            if refused not in (0, 1) or isinstance(refused, bool):
                 raise NotationError("the event's refused must be 0 or 1")
-            return Call(
-                str_field(data, "caller"), bool(refused), str_field(data, "by") if by else None
-            )
+            by = str_field(data, "by") if data.get("by") is not None else None
+            return Call(caller, bool(refused), by)
         case "down":
             only_fields(data, "player", "melds")
+            player = str_field(data, "player")
             laid = parse_lay_down([str_field(data, "melds")])
-            return Down(str_field(data, "player"), tuple(tuple(m) for m in laid))
+            return Down(player, tuple(tuple(m) for m in laid))
         case "tack":
             only_fields(data, "player", "card", "on", "swap")
+            player = str_field(data, "player")
             cards = parse_cards(str_field(data, "card"))
+            if len(cards) != 1:
+                raise NotationError(f"one card at a time, not {len(cards)}")
             meld = int_field(data, "on")
-            if len(cards) != 1 or meld is None:
-                raise NotationError("a tack is one card and the meld it goes on")
+            if meld is None:
+                raise NotationError('the event needs on = "..."')
             swap = data.get("swap", 0)
-            if swap not in (0, 1):
+            if swap not in (0, 1) or isinstance(swap, bool):
                 raise NotationError("the event's swap must be 0 or 1")
-            return Tack(str_field(data, "player"), cards[0], meld, bool(swap))
+            return Tack(player, cards[0], meld, bool(swap))
         case "stockout":
             only_fields(data)
             return StockOut()
@@ -1010,7 +1013,7 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
             only_fields(data, "round", "player", "cards", "points")
             number = int_field(data, "round")
             if number is None:
-                raise NotationError("a fix names the round it corrects")
+                raise NotationError('the event needs round = "..."')
             given = data.get("cards")
             return Fix(
                 number,
