@@ -692,7 +692,7 @@ def test_a_closed_rounds_hand_is_fixed_as_strictly_as_entered(
     new = 30 if fix.points is not None else 58
     assert bob.scores[1] == new and bob.total == state.seats[1].total - 50 + new
     assert after.played[1].corrected == (False, True, False)
-    assert kg.event_from_dict(kg.event_to_dict(fix)) == fix  # stored as it was typed
+    assert kg.GAME.event_from_dict(kg.GAME.event_to_dict(fix)) == fix  # stored as it was typed
     said = words(after.ruling)
     assert said.startswith("round 2 corrected: Bob held ") and ", not 50; Bob's total " in said
     assert said.endswith("Ann wins with 200")  # the game was over: the winner is said again

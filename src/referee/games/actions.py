@@ -42,7 +42,7 @@ T = TypeVar("T")
 class Param:
     """One thing an action's line carries, and how its event keeps it (see the module)."""
 
-    name: str  # the event's field, and the Typer parameter's name
+    name: str  # the Typer parameter's name, and the event's field (unless `field`)
     kind: Kind = "text"
     option: str | None = None  # its flag (`--by`); None: a positional word
     help: str | None = None
@@ -56,6 +56,12 @@ class Param:
     actor: bool = False  # who acts: `--by`, else the player on turn
     required: bool = False  # the command line cannot do without it (Click says so)
     needs: str | None = None  # optional for Click, but the action says "claim needs {needs}"
+    field: str | None = None  # the event's field, if not the name (Kalooki's --on sets `meld`)
+
+    @property
+    def attr(self) -> str:
+        """The event's field it is kept in (if the event has one)."""
+        return self.field or self.name
 
     @property
     def store_key(self) -> str:
@@ -133,8 +139,8 @@ class Action:
         """The parameters the event keeps (a field of its own), in the order of its fields
         (as they are stored)."""
         names = list(self.event.__dataclass_fields__)  # type: ignore[attr-defined]
-        kept = [p for p in self.params if p.name in names]
-        return tuple(sorted(kept, key=lambda p: names.index(p.name)))
+        kept = [p for p in self.params if p.attr in names]
+        return tuple(sorted(kept, key=lambda p: names.index(p.attr)))
 
     def typed(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The typed values (the Typer command's parameters, by name) read and checked: notation
@@ -158,7 +164,7 @@ class Action:
                 value = table.actor(value)
             elif p.player and value is not None:
                 value = table.player(value)
-            made[p.name] = value
+            made[p.attr] = value
         return self.event(**made)
 
     def line(self, event: Any) -> str:
@@ -168,12 +174,12 @@ class Action:
 
         parts = [self.name]
         for p in self.words:
-            value = getattr(event, p.name, None)
+            value = getattr(event, p.attr, None)
             if value is not None:
                 parts += p.words(value)
         flags: list[str] = []
         for p in self.options:
-            value = getattr(event, p.name, None)
+            value = getattr(event, p.attr, None)
             if value is None or value is False or p.option is None:
                 continue
             if p.kind == "flag":
@@ -186,7 +192,7 @@ class Action:
         """The event as one flat table: its type, then each field that is set."""
         out: dict[str, str | int] = {"type": self.name}
         for p in self.fields:
-            value = getattr(event, p.name)
+            value = getattr(event, p.attr)
             if value is None or value is False:
                 continue
             match p.store_as:
@@ -208,25 +214,25 @@ class Action:
         for key, p in keys.items():
             value = data.get(key)
             if value is None:
-                if p.kind != "flag" and not _may_be_none(self.event, p.name):
+                if p.kind != "flag" and not _may_be_none(self.event, p.attr):
                     raise NotationError(f'the event needs {key} = "..."')
-                made[p.name] = False if p.kind == "flag" else None
+                made[p.attr] = False if p.kind == "flag" else None
                 continue
             match p.store_as:
                 case "flag":
                     if value not in (0, 1) or isinstance(value, bool):
                         raise NotationError(f"the event's {key} must be 0 or 1")
-                    made[p.name] = bool(value)
+                    made[p.attr] = bool(value)
                 case "number":
                     if isinstance(value, bool) or not isinstance(value, int):
                         raise NotationError(
                             f"the event's {key} must be a whole number, not {value!r:.20}"
                         )
-                    made[p.name] = value
+                    made[p.attr] = value
                 case "text":
                     if not isinstance(value, str):
                         raise NotationError(f'the event needs {key} = "..."')
-                    made[p.name] = p.parse(value) if p.parse is not None else value
+                    made[p.attr] = p.parse(value) if p.parse is not None else value
         return self.event(**made)
 
 

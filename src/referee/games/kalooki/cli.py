@@ -1,4 +1,6 @@
-"""`referee kalooki ...` (alias `kal`): the game's sheet, and referee tools that need no session.
+"""`referee new kalooki`, the referee tools that need no session, and the shell's prompt and
+words of `referee kalooki ...` (alias `kal`); the actions are declared on their events
+(`games.kalooki.engine`).
 
 The tools answer in one short line a person can read out at the table; `--json` gives the
 document. Exit 0 means legal / yes, 1 illegal / no, 2 bad input. In the shell of a Kalooki
@@ -18,9 +20,7 @@ from referee.cli.common import (
     NameOpt,
     NickOpt,
     PlayersArg,
-    SessionOpt,
     ShellPlugin,
-    act,
     start_session,
     workspace,
 )
@@ -28,7 +28,6 @@ from referee.cli.common import RulesetOpt as SessionRulesetOpt
 from referee.errors import UsageError
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki import melds as k
-from referee.games.kalooki import moves
 from referee.games.kalooki.cards import parse_cards, show
 from referee.session import Session
 
@@ -72,6 +71,50 @@ def _meld_doc(meld: k.Meld) -> dict[str, object]:
 def _verdict(ok: bool) -> None:
     if not ok:
         raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------------------- the game's sheet
+
+
+def new(
+    ctx: typer.Context,
+    players: PlayersArg,
+    name: NameOpt = None,
+    ruleset: SessionRulesetOpt = None,
+    nick: NickOpt = None,
+    dealer: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PLAYER",
+            help="Who deals round 1 [default: the first named].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """A Kalooki game.
+
+    3 to 6 players, in the order they sit (the deal passes to the left each round).
+    """
+    start_session(
+        ctx,
+        "kalooki",
+        players,
+        nick=nick,
+        name=name,
+        ruleset=ruleset,
+        options={"dealer": dealer},
+        player_options=("dealer",),
+    )
+    rules = workspace(ctx).load(None).state.rules
+    left, pack = kg.stock_after_last_deal(rules, len(players))
+    if left < kg.THIN_STOCK:
+        output.warning_line(
+            f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
+            f" leave {left} of {pack} for the stock"
+        )
+
+
+# ---------------------------------------------------------------------------- the tools
 
 
 @app.command()
@@ -205,167 +248,6 @@ def contracts(ctx: typer.Context, ruleset: RulesetOpt = None, json_out: JsonOpt 
     output.print_text("\n".join(lines))
 
 
-# ---------------------------------------------------------------------------- the game's sheet
-
-PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="Who (a prefix or nickname).")]
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: SessionRulesetOpt = None,
-    nick: NickOpt = None,
-    dealer: Annotated[
-        str | None,
-        typer.Option(
-            metavar="PLAYER",
-            help="Who deals round 1 [default: the first named].",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    """A Kalooki game.
-
-    3 to 6 players, in the order they sit (the deal passes to the left each round).
-    """
-    start_session(
-        ctx,
-        "kalooki",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"dealer": dealer},
-        player_options=("dealer",),
-    )
-    rules = workspace(ctx).load(None).state.rules
-    left, pack = kg.stock_after_last_deal(rules, len(players))
-    if left < kg.THIN_STOCK:
-        output.warning_line(
-            f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
-            f" leave {left} of {pack} for the stock"
-        )
-
-
-@app.command()
-def call(
-    ctx: typer.Context,
-    caller: PlayerArg,
-    refused: Annotated[bool, typer.Option("--refused", help="The active player said no.")] = False,
-    by: Annotated[
-        str | None,
-        typer.Option(
-            metavar="PLAYER", help="The active player (for a refusal).", show_default=False
-        ),
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Call the top discard.
-
-    Granted, it counts against the caller's call limit; --refused records a refusal, which
-    does not count. Nobody who has laid down may call or refuse.
-    """
-    act(ctx, session, moves.call(caller, refused, by))
-
-
-@app.command()
-def down(
-    ctx: typer.Context,
-    player: PlayerArg,
-    melds: Annotated[
-        list[str], typer.Argument(metavar="MELDS", help="Melds between /: 7H 7S 7D / 8C 9C 10C JC")
-    ],
-    session: SessionOpt = None,
-) -> None:
-    """Lay down the contract.
-
-    Checked against this round's contract; the melds go on the table, numbered.
-    """
-    act(ctx, session, moves.down(player, melds))
-
-
-@app.command()
-def tack(
-    ctx: typer.Context,
-    player: PlayerArg,
-    card: Annotated[str, typer.Argument(metavar="CARD", help="The card added, like 8S or JK.")],
-    on: Annotated[int, typer.Option("--on", metavar="N", help="The table meld's number.")],
-    swap: Annotated[
-        bool, typer.Option("--swap", help="The card a joker stands for: the joker moves.")
-    ] = False,
-    session: SessionOpt = None,
-) -> None:
-    """Tack a card on a meld.
-
-    By the tack order and the joker rules; --swap puts in the card a joker stands for.
-    """
-    act(ctx, session, moves.tack(player, card, on, swap))
-
-
-@app.command()
-def stockout(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """The stock ran out.
-
-    The first time, the discards are reshuffled; the second before anyone is out voids the
-    round, which is dealt again by the same dealer.
-    """
-    act(ctx, session, moves.stockout())
-
-
-@app.command()
-def out(ctx: typer.Context, player: PlayerArg, session: SessionOpt = None) -> None:
-    """A player went out.
-
-    Then every other hand is entered with 'hand'.
-    """
-    act(ctx, session, moves.out(player))
-
-
-@app.command()
-def hand(
-    ctx: typer.Context,
-    player: PlayerArg,
-    cards: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="CARDS", help="The cards left in hand."),
-    ] = None,
-    points: Annotated[
-        int | None,
-        typer.Option(metavar="N", help="The hand's points, if not its cards.", show_default=False),
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Enter a hand left.
-
-    Scored card by card (joker 50, black ace 15, K Q J 10 ten, red ace 1), or --points N.
-    """
-    act(ctx, session, moves.hand(player, cards, points))
-
-
-@app.command()
-def fix(
-    ctx: typer.Context,
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round closed.")],
-    player: PlayerArg,
-    cards: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="CARDS", help="The cards that player really held."),
-    ] = None,
-    points: Annotated[
-        int | None,
-        typer.Option(metavar="N", help="The hand's points, if not its cards.", show_default=False),
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Correct a past hand.
-
-    Checked like any hand (its count of cards, its points); kept in the log as a correction
-    and marked ~ on the sheet, so nothing after it is undone.
-    """
-    act(ctx, session, moves.fix(round_number, player, cards, points))
-
-
 # ---------------------------------------------------------------------------- the shell
 
 
@@ -394,9 +276,7 @@ SHELL = ShellPlugin(
     complete={
         "caller": lambda session, state: [s.name for s in state.seats if not s.down],
         "player": _players,
-        "fix.round_number": lambda session, state: [
-            str(n) for n in range(1, len(state.played) + 1)
-        ],
+        "fix.round": lambda session, state: [str(n) for n in range(1, len(state.played) + 1)],
         "hand.player": lambda session, state: [
             s.name
             for i, s in enumerate(state.seats)

@@ -13,25 +13,20 @@ The meld and contract rules are `referee.games.kalooki.melds`'s.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import NamedTuple, assert_never
+from typing import Any, NamedTuple, assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote
-from referee.games.actions import Legacy
+from referee.errors import NotationError, RuleViolation, UsageError
+from referee.games.actions import Actions, Param, action
 from referee.games.base import (
-    EventDict,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
-    int_field,
-    only_fields,
     player_option,
     seat_of,
-    str_field,
-    words,
 )
 from referee.games.kalooki.cards import JOKER, RANK_NAMES, Card, parse_cards, show
 from referee.games.kalooki.melds import (
@@ -90,6 +85,53 @@ def _melds_text(melds: Sequence[Sequence[Card]]) -> str:
     return " / ".join(show(list(m)) for m in melds)
 
 
+def _melds(text: str) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(m) for m in parse_lay_down([text]))
+
+
+def _one_card(text: str) -> Card:
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise NotationError(f"one card at a time, not {len(cards)}")
+    return cards[0]
+
+
+def _cards_or_points(what: str) -> Callable[[Mapping[str, Any]], None]:
+    """A hand is its cards or its points: the typed line must give one (`hand`, `fix`)."""
+
+    def check(typed: Mapping[str, Any]) -> None:
+        if typed["cards"] is None and typed["points"] is None:
+            raise UsageError(f"give the cards {what}, or --points N")
+
+    return check
+
+
+PLAYER = Param(
+    "player", metavar="PLAYER", help="Who (a prefix or nickname).", player=True, required=True
+)
+POINTS = Param(
+    "points", "number", option="--points", metavar="N", help="The hand's points, if not its cards."
+)
+
+
+def _cards(help: str) -> Param:
+    return Param("cards", "words", metavar="CARDS", help=help, parse=parse_cards, show=show,
+                 split=True)  # fmt: skip
+
+
+@action(
+    "call",
+    Param("caller", metavar="PLAYER", help="Who (a prefix or nickname).", player=True,
+          required=True),
+    Param("refused", "flag", option="--refused", help="The active player said no."),
+    Param("by", option="--by", metavar="PLAYER", help="The active player (for a refusal).",
+          player=True),  # a player named, not who acts: `--by ""` is refused as nobody
+    help="""Call the top discard.
+
+    Granted, it counts against the caller's call limit; --refused records a refusal, which
+    does not count. Nobody who has laid down may call or refuse.
+    """,
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Call:
     """`caller` calls the top discard; `refused` by the active player (`by`, when named)."""
@@ -98,11 +140,17 @@ class Call:
     refused: bool = False
     by: str | None = None
 
-    def __str__(self) -> str:
-        line = words("call", self.caller, by=self.by)
-        return line + " --refused" if self.refused else line
 
+@action(
+    "down",
+    PLAYER,
+    Param("melds", "words", metavar="MELDS", help="Melds between /: 7H 7S 7D / 8C 9C 10C JC",
+          parse=_melds, show=_melds_text, split=True, required=True),
+    help="""Lay down the contract.
 
+    Checked against this round's contract; the melds go on the table, numbered.
+    """,
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Down:
     """`player` lays down melds (his contract, or new melds where the ruleset allows them)."""
@@ -110,10 +158,20 @@ class Down:
     player: str
     melds: tuple[tuple[Card, ...], ...]
 
-    def __str__(self) -> str:
-        return words("down", self.player, *_melds_text(self.melds).split())
 
+@action(
+    "tack",
+    PLAYER,
+    Param("card", metavar="CARD", help="The card added, like 8S or JK.", parse=_one_card,
+          required=True),
+    Param("on", "number", option="--on", metavar="N", help="The table meld's number.",
+          field="meld", required=True),
+    Param("swap", "flag", option="--swap", help="The card a joker stands for: the joker moves."),
+    help="""Tack a card on a meld.
 
+    By the tack order and the joker rules; --swap puts in the card a joker stands for.
+    """,
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Tack:
     """`player` adds `card` to table meld `meld`; `swap`: it takes a joker's place there."""
@@ -123,29 +181,46 @@ class Tack:
     meld: int
     swap: bool = False
 
-    def __str__(self) -> str:
-        line = words("tack", self.player, str(self.card), on=self.meld)
-        return line + " --swap" if self.swap else line
 
+@action(
+    "stockout",
+    help="""The stock ran out.
 
+    The first time, the discards are reshuffled; the second before anyone is out voids the
+    round, which is dealt again by the same dealer.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class StockOut:
     """The stock ran out."""
 
-    def __str__(self) -> str:
-        return "stockout"
 
+@action(
+    "out",
+    PLAYER,
+    help="""A player went out.
 
+    Then every other hand is entered with 'hand'.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Out:
     """`player` emptied his hand: the round ends."""
 
     player: str
 
-    def __str__(self) -> str:
-        return words("out", self.player)
 
+@action(
+    "hand",
+    PLAYER,
+    _cards("The cards left in hand."),
+    POINTS,
+    help="""Enter a hand left.
 
+    Scored card by card (joker 50, black ace 15, K Q J 10 ten, red ace 1), or --points N.
+    """,
+    check=_cards_or_points("left in hand"),
+)
 @dataclass(frozen=True, slots=True)
 class Hand:
     """What `player` holds when the round ends: the cards, or their points."""
@@ -154,12 +229,20 @@ class Hand:
     cards: tuple[Card, ...] | None = None
     points: int | None = None
 
-    def __str__(self) -> str:
-        if self.cards is not None:
-            return words("hand", self.player, *[str(c) for c in self.cards])
-        return words("hand", self.player, points=self.points)
 
+@action(
+    "fix",
+    Param("round", "number", metavar="ROUND", help="The round closed.", required=True),
+    PLAYER,
+    _cards("The cards that player really held."),
+    POINTS,
+    help="""Correct a past hand.
 
+    Checked like any hand (its count of cards, its points); kept in the log as a correction
+    and marked ~ on the sheet, so nothing after it is undone.
+    """,
+    check=_cards_or_points("that player held"),
+)
 @dataclass(frozen=True, slots=True)
 class Fix:
     """A closed round's hand corrected: what `player` really held in round `round`."""
@@ -169,13 +252,9 @@ class Fix:
     cards: tuple[Card, ...] | None = None
     points: int | None = None
 
-    def __str__(self) -> str:
-        if self.cards is not None:
-            return words("fix", self.round, self.player, *[str(c) for c in self.cards])
-        return words("fix", self.round, self.player, points=self.points)
-
 
 Event = Call | Down | Tack | StockOut | Out | Hand | Fix
+ACTIONS = Actions("Kalooki", Call, Down, Tack, StockOut, Out, Hand, Fix)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -965,101 +1044,6 @@ def outcome(state: State) -> Outcome:
     return Outcome(state.is_over, state.winners, standings)
 
 
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read an event as stored in a session file."""
-    kind = str_field(data, "type")
-    match kind:
-        case "call":
-            only_fields(data, "caller", "refused", "by")
-            by = data.get("by")
-            refused = data.get("refused", 0)
-            if refused not in (0, 1):
-                raise NotationError("the event's refused must be 0 or 1")
-            return Call(
-                str_field(data, "caller"), bool(refused), str_field(data, "by") if by else None
-            )
-        case "down":
-            only_fields(data, "player", "melds")
-            laid = parse_lay_down([str_field(data, "melds")])
-            return Down(str_field(data, "player"), tuple(tuple(m) for m in laid))
-        case "tack":
-            only_fields(data, "player", "card", "on", "swap")
-            cards = parse_cards(str_field(data, "card"))
-            meld = int_field(data, "on")
-            if len(cards) != 1 or meld is None:
-                raise NotationError("a tack is one card and the meld it goes on")
-            swap = data.get("swap", 0)
-            if swap not in (0, 1):
-                raise NotationError("the event's swap must be 0 or 1")
-            return Tack(str_field(data, "player"), cards[0], meld, bool(swap))
-        case "stockout":
-            only_fields(data)
-            return StockOut()
-        case "out":
-            only_fields(data, "player")
-            return Out(str_field(data, "player"))
-        case "hand":
-            only_fields(data, "player", "cards", "points")
-            given = data.get("cards")
-            return Hand(
-                str_field(data, "player"),
-                parse_cards(str_field(data, "cards")) if given is not None else None,
-                int_field(data, "points"),
-            )
-        case "fix":
-            only_fields(data, "round", "player", "cards", "points")
-            number = int_field(data, "round")
-            if number is None:
-                raise NotationError("a fix names the round it corrects")
-            given = data.get("cards")
-            return Fix(
-                number,
-                str_field(data, "player"),
-                parse_cards(str_field(data, "cards")) if given is not None else None,
-                int_field(data, "points"),
-            )
-    raise NotationError(f"unknown Kalooki event type {quote(kind)}")
-
-
-def event_to_dict(event: Event) -> EventDict:
-    """An event as stored in a session file: melds and hands as card notation."""
-    match event:
-        case Call(caller=caller, refused=refused, by=by):
-            out: EventDict = {"type": "call", "caller": caller}
-            if refused:
-                out["refused"] = 1
-            if by is not None:
-                out["by"] = by
-            return out
-        case Down(player=player, melds=melds):
-            return {"type": "down", "player": player, "melds": _melds_text(melds)}
-        case Tack(player=player, card=card, meld=meld, swap=swap):
-            out = {"type": "tack", "player": player, "card": str(card), "on": meld}
-            if swap:
-                out["swap"] = 1
-            return out
-        case StockOut():
-            return {"type": "stockout"}
-        case Out(player=player):
-            return {"type": "out", "player": player}
-        case Hand(player=player, cards=cards, points=points):
-            out = {"type": "hand", "player": player}
-            if cards is not None:
-                out["cards"] = show(list(cards))
-            if points is not None:
-                out["points"] = points
-            return out
-        case Fix(round=number, player=player, cards=cards, points=points):
-            out = {"type": "fix", "round": number, "player": player}
-            if cards is not None:
-                out["cards"] = show(list(cards))
-            if points is not None:
-                out["points"] = points
-            return out
-        case _:
-            assert_never(event)
-
-
 def json_value(value: object) -> object | None:
     """This game's own values in rulings, as JSON (None: not one of them)."""
     if isinstance(value, Card):
@@ -1164,7 +1148,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    actions=Legacy("Kalooki", event_from_dict, event_to_dict, "referee.games.kalooki.moves"),
+    actions=ACTIONS,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,
