@@ -22,10 +22,19 @@ from referee.games.actions import Action, Param
 
 def commands(
     game: games.GameInfo, only: str | None = None
-) -> list[tuple[str, Callable[..., None]]]:
-    """The game's action commands as Typer callbacks, by name (only `only`, if it is one)."""
+) -> list[tuple[str, Callable[..., None], dict[str, Any]]]:
+    """The game's action commands as Typer callbacks, by name, with Click's settings for each
+    (only `only`, if it is one)."""
     engine = games.load(game.name)
-    return [(a.name, command(game, a)) for a in engine.actions if only in (None, a.name)]
+    return [
+        (a.name, command(game, a), settings(a)) for a in engine.actions if only in (None, a.name)
+    ]
+
+
+def settings(action: Action) -> dict[str, Any]:
+    """Click's settings for an action's command: with a word that may start with "-" (a
+    negative count), an option Click does not know is that word, for the action to judge."""
+    return {"ignore_unknown_options": True} if any(p.dashed for p in action.words) else {}
 
 
 def command(game: games.GameInfo, action: Action) -> Callable[..., None]:

@@ -478,13 +478,13 @@ def game_app(game: games.GameInfo, tools: typer.Typer, word: str | None = None) 
 
     made = actions.commands(game) if game.has_sessions else []
     own = list(tools.registered_commands)
-    if word is not None and any(n == word for n, _ in made) | any(name(c) == word for c in own):
-        made = [(n, c) for n, c in made if n == word]
+    if word is not None and any(n == word for n, *_ in made) | any(name(c) == word for c in own):
+        made = [m for m in made if m[0] == word]
         own = [c for c in own if name(c) == word]
     group = copy.copy(tools)
     group.registered_commands = []
-    for n, callback in made:
-        group.command(n)(callback)
+    for n, callback, settings in made:
+        group.command(n, context_settings=settings or None)(callback)
     group.registered_commands += own
     return group
 

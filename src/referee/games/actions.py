@@ -56,6 +56,7 @@ class Param:
     actor: bool = False  # who acts: `--by`, else the player on turn
     required: bool = False  # the command line cannot do without it (Click says so)
     needs: str | None = None  # optional for Click, but the action says "claim needs {needs}"
+    dashed: bool = False  # a word that may start with "-" (`call -1`): its parse judges it
     field: str | None = None  # the event's field, if not the name (Kalooki's --on sets `meld`)
 
     @property

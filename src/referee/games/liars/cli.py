@@ -1,4 +1,5 @@
-"""`referee liars ...` (alias `ld`) and `referee new liars`: bids, calls, exact calls, odds."""
+"""`referee new liars`, the odds, and the shell's prompt and words (the actions, bid, call and
+exact, are declared on their events, `games.liars.engine`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import typer
 from referee import games, storage
 from referee.cli import output
 from referee.cli.common import (
-    ByOpt,
     DirectionOpt,
     NameOpt,
     NickOpt,
@@ -17,13 +17,11 @@ from referee.cli.common import (
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
-    act,
     session_state,
     start_session,
 )
 from referee.errors import UsageError, quote
 from referee.games.liars import engine as liars
-from referee.games.liars import moves
 from referee.games.liars.bids import Bid, count_dice, parse_count, parse_dice
 from referee.games.liars.words import odds_lines
 from referee.session import Session
@@ -34,23 +32,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-
-BidArg = Annotated[list[str], typer.Argument(metavar="BID", help="5x3, 5 3, five 3s, 5 threes.")]
-CountArg = Annotated[
-    str | None,
-    typer.Argument(metavar="COUNT", help="Dice that count for the bid, wilds included."),
-]
-# `call -1` must reach the count's own check ("cannot be negative"), not Click's "No such option".
-NUMBERS_MAY_LOOK_LIKE_OPTIONS = {"ignore_unknown_options": True}
-HandsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--dice",
-        metavar="HANDS",
-        help='Every player\'s dice for the referee to count: "Ann=3,3,1 Bob=6,2".',
-        show_default=False,
-    ),
-]
 
 
 def new(
@@ -83,48 +64,6 @@ def new(
         if low <= len(players) <= high
         else f"Liar's dice plays best with {low} to {high} players",
     )
-
-
-@app.command()
-def bid(ctx: typer.Context, bid: BidArg, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Bid on all the dice.
-
-    At least QUANTITY dice show FACE under all the cups: it must raise the standing bid.
-    """
-    act(ctx, session, moves.bid(bid, by))
-
-
-@app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
-def call(
-    ctx: typer.Context,
-    count: CountArg = None,
-    dice: HandsOpt = None,
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Call the bid a lie.
-
-    Give the count of dice that match it (wilds included), or every player's dice with --dice.
-    At least the bid: the caller loses a die; fewer: the bidder does. The player on turn
-    calls, or any player still in but the bidder where the ruleset says call_by = "any".
-    """
-    act(ctx, session, moves.call(count, dice, by))
-
-
-@app.command(context_settings=NUMBERS_MAY_LOOK_LIKE_OPTIONS)
-def exact(
-    ctx: typer.Context,
-    count: CountArg = None,
-    dice: HandsOpt = None,
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Call the bid exactly right (calza).
-
-    Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
-    right, he regains a die; wrong, he loses one; either way he opens the next round.
-    """
-    act(ctx, session, moves.exact(count, dice, by))
 
 
 @app.command()
@@ -216,8 +155,8 @@ SHELL = ShellPlugin(
     complete={
         "bid.bid": lambda session, state: [str(b) for b in liars.smallest_raises(state)],
         "odds.bid": lambda session, state: [str(state.bid)] if state.bid else [],
-        "call.dice": lambda session, state: [f"{c.name}=" for c in state.cups if c.dice],
-        "exact.dice": lambda session, state: [f"{c.name}=" for c in state.cups if c.dice],
+        "call.hands": lambda session, state: [f"{c.name}=" for c in state.cups if c.dice],
+        "exact.hands": lambda session, state: [f"{c.name}=" for c in state.cups if c.dice],
         "by": _names,
     },
     tools=("odds",),

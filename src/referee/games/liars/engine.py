@@ -13,27 +13,22 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote
-from referee.games.actions import Legacy
+from referee.errors import RuleViolation, UsageError, quote
+from referee.games.actions import BY, Actions, Param, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
 )
 from referee.games.base import (
-    EventDict,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
     direction_option,
-    int_field,
     next_seat,
-    only_fields,
     player_option,
     seat_of,
-    str_field,
-    words,
 )
-from referee.games.liars.bids import Bid, Hands, count_dice
+from referee.games.liars.bids import Bid, Hands, count_dice, parse_count
 from referee.ruleset import TableReader
 from referee.text import pick
 
@@ -150,6 +145,41 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
+BID = Param(
+    "bid", "words", metavar="BID", help="5x3, 5 3, five 3s, 5 threes.", parse=Bid.parse,
+    required=True,
+)  # fmt: skip
+
+
+def _typed_count(text: str) -> int:
+    """A call's count as typed. Click leaves a word starting with "-" to it (`call -1` is told
+    it cannot be negative), so one that is no number is the unknown option it looks like."""
+    if text.startswith("-") and not text[1:].isdecimal():
+        raise UsageError(f"unknown option {quote(text)}: the options are --dice, --by, -s")
+    return parse_count(text)
+
+
+COUNT = Param(
+    "count", metavar="COUNT", help="Dice that count for the bid, wilds included.",
+    parse=_typed_count, stored="number", dashed=True,
+)  # fmt: skip
+HANDS = Param(
+    "hands", option="--dice", metavar="HANDS", key="dice", parse=Hands.parse,
+    help='Every player\'s dice for the referee to count: "Ann=3,3,1 Bob=6,2".',
+)  # fmt: skip
+# The dice are read before the count, as they always were: a line wrong in both says the dice.
+CALLED = (HANDS, COUNT, BY)
+
+
+@action(
+    "bid",
+    BID,
+    BY,
+    help="""Bid on all the dice.
+
+    At least QUANTITY dice show FACE under all the cups: it must raise the standing bid.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class BidEvent:
     """The player on turn bids: at least `bid.quantity` dice show `bid.face`."""
@@ -157,10 +187,29 @@ class BidEvent:
     by: str
     bid: Bid
 
-    def __str__(self) -> str:
-        return words("bid", str(self.bid), by=self.by)
 
+# Decorators apply from the class up: `call` is declared first, and listed first.
+@action(
+    "exact",
+    *CALLED,
+    fixed={"exact": True},
+    help="""Call the bid exactly right (calza).
 
+    Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
+    right, he regains a die; wrong, he loses one; either way he opens the next round.
+    """,
+)
+@action(
+    "call",
+    *CALLED,
+    fixed={"exact": False},
+    help="""Call the bid a lie.
+
+    Give the count of dice that match it (wilds included), or every player's dice with --dice.
+    At least the bid: the caller loses a die; fewer: the bidder does. The player on turn
+    calls, or any player still in but the bidder where the ruleset says call_by = "any".
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Call:
     """The player on turn calls the standing bid (or, `exact`, calls it exactly right).
@@ -174,13 +223,9 @@ class Call:
     hands: Hands | None = None
     exact: bool = False
 
-    def __str__(self) -> str:
-        verb = "exact" if self.exact else "call"
-        dice = str(self.hands) if self.hands is not None else None
-        return words(verb, self.count, dice=dice, by=self.by)
-
 
 Event = BidEvent | Call
+ACTIONS = Actions("Liar's dice", BidEvent, Call)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -690,41 +735,6 @@ def outcome(state: State) -> Outcome:
     return Outcome(True, (state.winner or "",), standings)
 
 
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read an event as stored in a session file."""
-    kind = str_field(data, "type")
-    match kind:
-        case "bid":
-            only_fields(data, "by", "bid")
-            return BidEvent(str_field(data, "by"), Bid.parse(str_field(data, "bid")))
-        case "call" | "exact":
-            only_fields(data, "by", "count", "dice")
-            dice = data.get("dice")
-            return Call(
-                str_field(data, "by"),
-                int_field(data, "count"),
-                Hands.parse(str_field(data, "dice")) if dice is not None else None,
-                exact=kind == "exact",
-            )
-    raise NotationError(f"unknown Liar's dice event type {quote(kind)}")
-
-
-def event_to_dict(event: Event) -> EventDict:
-    """An event as stored in a session file."""
-    match event:
-        case BidEvent(by=by, bid=bid):
-            return {"type": "bid", "by": by, "bid": str(bid)}
-        case Call(by=by, count=count, hands=hands, exact=exact):
-            out: EventDict = {"type": "exact" if exact else "call", "by": by}
-            if count is not None:
-                out["count"] = count
-            if hands is not None:
-                out["dice"] = str(hands)
-            return out
-        case _:
-            assert_never(event)
-
-
 def json_value(value: object) -> object | None:
     """This game's own values in rulings, as JSON (None: not one of them)."""
     return str(value) if isinstance(value, Bid) else None
@@ -791,7 +801,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    actions=Legacy("Liar's dice", event_from_dict, event_to_dict, "referee.games.liars.moves"),
+    actions=ACTIONS,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,
