@@ -16,6 +16,7 @@ linear).
 from __future__ import annotations
 
 import math
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -93,6 +94,9 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
         run("show", "-s", str(copy), REFEREE_NO_ANSWERS="1")
         if after is not None:
             run(*after, "-s", str(copy))
+            # An action saves the same bytes each time (within its clock's minute): an answer
+            # kept for them by the last pair must not answer this one, which is a first run.
+            shutil.rmtree(folders.cache / "referee" / "answers", ignore_errors=True)
         return run(*argv, "-s", str(copy))
 
     report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
