@@ -21,6 +21,7 @@ import sys
 import time
 from hashlib import sha256
 
+from referee.cli.line import ACROSS, read
 from referee.places import cache_root, data_folder, is_private_folder
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
@@ -28,21 +29,9 @@ if TYPE_CHECKING:  # this module's start is the fast path's whole cost
     from collections.abc import Sequence
     from typing import TextIO
 
-# The read-only commands, and the options they may carry and still be answered.
-FLAGS = {
-    "show": ("--json", "--full", "--compact"),
-    "log": ("--json", "--script"),
-    "stats": ("--json", "--money"),
-}
-# Options with values: how many, and whether each must be a number (else any word).
-VALUED = {
-    "log": {"--last": (1, True)},
-    "stats": {
-        "--game": (1, False), "--ruleset": (1, False), "--player": (1, False),
-        "--since": (1, False), "--vs": (2, False),
-    },
-}  # fmt: skip
-ACROSS = ("stats",)  # commands that read every session of the data folder, not one
+# The lines answered again, as `cli.line` reads them: a bare `referee` (None) and the read-only
+# commands with the options it reads (a line it cannot read is the ordinary path's).
+ANSWERED = (None, "show", "log", "stats")
 # What a screen's text may depend on besides the bytes (Rich reads these, and so does `log`).
 ENVIRONMENT = (
     "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "COLORTERM", "TTY_COMPATIBLE",
@@ -122,52 +111,6 @@ class Tee:  # a TextIO by delegation
 
 
 # ---------------------------------------------------------------------------- the key
-
-
-def parse(argv: Sequence[str]) -> tuple[str | None, str | None] | None:
-    """(command, session ref) of a line this module may answer, else None.
-
-    Only `[show|log] [options] [SESSION]` with `-s/--session` anywhere; anything else, or a
-    line naming its session twice, is the ordinary path's to read.
-    """
-    command: str | None = None
-    ref: str | None = None
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        if word in ("-s", "--session") or word.startswith("--session="):
-            value = word.partition("=")[2] if "=" in word else None
-            if value is None:
-                if i + 1 >= len(argv):
-                    return None
-                value, i = argv[i + 1], i + 1
-            if ref is not None or not value:
-                return None
-            ref = value
-        elif word.startswith("-"):
-            if command is None:
-                return None
-            if word in VALUED.get(command, {}):
-                count, numeric = VALUED[command][word]
-                values = argv[i + 1 : i + 1 + count]
-                if len(values) < count or any(
-                    v.startswith("-") or (numeric and not (v.isascii() and v.isdigit()))
-                    for v in values
-                ):
-                    return None
-                i += count
-            elif word not in FLAGS[command]:
-                return None
-        elif command is None and word in FLAGS:
-            command = word
-        elif command is not None and command not in ACROSS and ref is None and word:
-            ref = word
-        else:
-            return None
-        i += 1
-    if command in ACROSS and ref is not None:
-        return None  # `-s` with a command of every session: the ordinary path's to read
-    return command, ref
 
 
 def session_file(ref: str | None) -> str | None:
@@ -258,19 +201,19 @@ def folder_digest() -> str | None:
 def answer_key(argv: Sequence[str]) -> Key | None:
     """What an answer to this line is kept under, or None when it cannot be answered."""
     try:
-        found = parse(argv)
-        if found is None:
+        line = read(argv)  # the one reader of the fast paths (None while a shell completes)
+        if line is None or line.move is not None or line.command not in ANSWERED:
             return None
-        across = found[0] in ACROSS
+        across = line.command in ACROSS
         if across:
             path, every = None, folder_digest()
             if every is None:
                 return None
             digest = every
         else:
-            path = session_file(found[1])
+            path = session_file(line.ref)
             raw = _session_bytes(path) if path else None
-            if raw is None and not (path is None and found == (None, None)):
+            if raw is None and not (path is None and line.command is None):
                 return None  # a session that cannot be read: the ordinary path says why
             if raw is not None and not _is_current(raw):
                 return None  # an older file is migrated with a ruleset beside it: not only bytes
