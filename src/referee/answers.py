@@ -52,12 +52,36 @@ def main() -> None:
     # back on (`cli.run`).
     gc.disable()
     argv = sys.argv[1:]
-    if argv == ["--version"]:
-        from referee import __version__
+    try:
+        if argv == ["--version"]:
+            from referee import __version__
 
-        sys.stdout.write(f"referee {__version__}\n")
-        sys.exit(0)
-    sys.exit(answer(argv))
+            sys.stdout.write(f"referee {__version__}\n")
+            code = 0
+        else:
+            code = answer(argv)
+        # Flushed here, where a reader that went away is caught, not by the interpreter's
+        # last flush (which would print a traceback of its own).
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        code = closed_pipe()
+    sys.exit(code)
+
+
+def closed_pipe() -> int:
+    """A reader that went away (`referee log | head -1`, `referee show | true`): a quiet exit
+    for every command, kept answer or not. As Python's documentation advises (and as Rich and
+    Click already end the commands they print when it happens to them): what is left to write
+    goes to /dev/null, so no later flush fails, and the exit code is 1. Whatever the command
+    did before it printed (an action's save) is done."""
+    import contextlib  # only on the way out
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # not a real file
+            os.dup2(devnull, stream.fileno())
+    return 1
 
 
 def answer(argv: Sequence[str]) -> int:
@@ -89,22 +113,31 @@ def answer(argv: Sequence[str]) -> int:
         drawn = space.known.digest if space.known is not None else ""  # "": how to start
     # Kept only if the run drew exactly the bytes the key was made of: another terminal may
     # have saved in between, and its card must never be kept under these bytes' key.
-    if code == 0 and not err.parts and out.parts and drawn == key.digest:
+    said = code == 0 and not (out.spoiled or err.spoiled or err.parts) and out.parts
+    if said and drawn == key.digest:
         keep_answer(key.name, "".join(out.parts))
     return code
 
 
 class Tee:  # a TextIO by delegation
-    """A stream that passes everything on and remembers what it passed (isatty, fileno and the
-    rest are the real stream's, so what is drawn is exactly what would have been)."""
+    """A stream that passes everything on and remembers the text it passed (isatty, fileno and
+    the rest are the real stream's, so what is drawn is exactly what would have been).
+
+    Only text the real stream took is remembered: Click asks whether a stream is binary by
+    writing `b""` to it, and anything but text spoils the run, which then keeps nothing."""
 
     def __init__(self, real: TextIO) -> None:
         self.real = real
         self.parts: list[str] = []
+        self.spoiled = False
 
     def write(self, text: str) -> int:
-        self.parts.append(text)
-        return self.real.write(text)
+        written = self.real.write(text)
+        if isinstance(text, str):
+            self.parts.append(text)
+        else:
+            self.spoiled = True
+        return written
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)

@@ -141,6 +141,8 @@ def failed(error: BaseException) -> int | None:
     if isinstance(error, KeyboardInterrupt):
         output.error_line("interrupted")
         return 130
+    if isinstance(error, BrokenPipeError):  # the reader went away: the front door's to end
+        return None  # quietly (`answers.closed_pipe`), not an error about a disk
     if isinstance(error, OSError):  # a disk problem no layer below turned into a StorageError
         output.error_line(str(StorageError(f"{error.strerror or error}")))
         return StorageError.exit_code
