@@ -2,15 +2,15 @@
 again without loading Typer, Rich or a game.
 
 What `referee show`, `referee log` and a bare `referee` print depends only on the session file's
-bytes, referee's code, the command line, the screen (width, height, colour, encoding, time
-zone) and, for cards that look at other sessions, the data folder's list of sessions; what
-`referee stats` prints, on the bytes of every session file in the data folder instead. The first
-run of such a line keeps what it printed in the private cache folder, under a digest of all of
-these; a later run with the same inputs prints it back. Anything else (an action, an error,
-anything on stderr, a line this module cannot read with certainty) takes the ordinary path and
-keeps nothing. A kept answer is derived data (RELIABILITY 9): keyed by the exact bytes and code,
-never the source of anything saved, and a miss costs the ordinary run, never a wrong answer.
-Deleting the cache folder is always safe.
+bytes, referee's code, the command line, the screen (width, height, colour, encoding, time zone)
+and, for cards that look at other sessions, the data folder's list of sessions; what `referee
+stats` prints, on the bytes of every session file in the data folder instead. The first run of
+such a line keeps what it printed in the private cache folder, under a digest of all of these; a
+later run with the same inputs prints it back. Anything else (an action, an error, anything on
+stderr, a line `cli.line` cannot read with certainty, any line while a shell asks for
+completions) takes the ordinary path and keeps nothing. A kept answer is derived data
+(RELIABILITY 9): keyed by the exact bytes and code, never the source of anything saved, and a
+miss costs the ordinary run, never a wrong answer. Deleting the cache folder is always safe.
 """
 
 from __future__ import annotations
