@@ -5,7 +5,8 @@
 For each game and size: `show` and `show --json` warm (answered for exactly these bytes), `show`
 with the kept replay but no kept answer, `show` cold (a cache nothing was ever kept in: the first
 run ever), one action (the game's next event), `undo` right after it and `undo` after a `show`
-that replayed the file (the replay keeps the state before the last event too), each warm. Then
+that replayed the file (the replay keeps the state before the last event too), each warm, and
+`show` and a bare `referee` right after an action (no kept answer for its bytes yet). Then
 `referee --version`, a bare `referee`, and `referee shell` opening the largest session. Each
 line prints the min and median of per-pair ratios (interleaved with the floor, CPU time) and the
 median CPU time. Last, the growth exponent of a cold `show` from 10 to 10,000 events (1.0:
@@ -15,6 +16,7 @@ linear).
 from __future__ import annotations
 
 import math
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -93,6 +95,9 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
         run("show", "-s", str(copy), REFEREE_NO_ANSWERS="1")
         if after is not None:
             run(*after, "-s", str(copy))
+            # An action saves the same bytes each time (within its clock's minute): an answer
+            # kept for them by the last pair must not answer this one, which is a first run.
+            shutil.rmtree(folders.cache / "referee" / "answers", ignore_errors=True)
         return run(*argv, "-s", str(copy))
 
     report(f"action: {' '.join(action[1:3])}", *pairs(lambda: act(action), floor, runs))
@@ -101,6 +106,10 @@ def one_session(folders: Folders, game: str, path: Path, runs: int) -> tuple[flo
     # Undo after a show that replayed the file (a hand edit, a first run): the replay kept
     # the state before the last event as well.
     report("undo after a show", *pairs(lambda: act(["undo"]), floor, runs))
+    # Right after a change (issue 34): the first `show` or bare `referee` after an action,
+    # when the new bytes have their replay kept (the action kept it) but no kept answer yet.
+    report("show right after a change", *pairs(lambda: act(["show"], action), floor, runs))
+    report("bare referee right after a change", *pairs(lambda: act([], action), floor, runs))
     return statistics.median(cold[0]), statistics.median(kept[0])
 
 

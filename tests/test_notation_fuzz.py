@@ -81,7 +81,7 @@ def table_of(game: games.GameInfo) -> Session:
 def test_any_words_of_an_action_make_an_event_that_is_stored_and_said_back(
     game: games.GameInfo, data: st.DataObject
 ) -> None:
-    from referee.cli import acting, quick
+    from referee.cli import acting, line
 
     engine = games.load(game.name)
     declared = list(engine.actions)
@@ -97,10 +97,10 @@ def test_any_words_of_an_action_make_an_event_that_is_stored_and_said_back(
         return  # refused in one line: bad notation, a player nobody is, nobody on turn
     assert engine.is_event(event)
     assert engine.event_from_dict(engine.event_to_dict(event)) == event
-    line = shlex.split(str(event))
-    assert line[0] == action.name
-    read = quick.read([game.name, *line])  # the line it says is read back, by the quick path
-    assert read is not None and read.move is not None, line
+    said = shlex.split(str(event))
+    assert said[0] == action.name
+    read = line.read([game.name, *said])  # the line it says is read back, by the quick path
+    assert read is not None and read.move is not None, said
     assert read.move.make(**read.values)(session, state) == event
 
 

@@ -1,4 +1,5 @@
-"""The quick path (`referee.cli.quick`): an action, `undo` or `redo` read without Typer.
+"""The quick path (`referee.cli.quick`): an action, `undo`, `redo`, `show` or a bare `referee`
+read (by `referee.cli.line`, the one reader of the fast paths) and run without Typer.
 
 - Every game's action commands have a `Move` whose shape is exactly its Typer command's
   (positional words, options, kinds, what is required), so the two readings cannot drift.
@@ -18,6 +19,7 @@ import pytest
 from conftest import SESSION_GAMES, Example, examples, session_file
 from referee import games
 from referee.cli import app, quick
+from referee.cli.line import read
 from referee.cli.moves import Move, moves_of
 
 SCREENS = [("40", "NO_COLOR"), ("100", "FORCE_COLOR")]
@@ -139,6 +141,9 @@ def slips(example: Example) -> list[list[str]]:
         [*first, "--help"],
         [example.game, first[1], "-s"],
         ["redo"],
+        [],
+        ["show", "--totals"],
+        ["show", "--json", "-s", "night"],
     ]
 
 
@@ -208,20 +213,38 @@ def _emptied(path: Path) -> Path:
         ["undo", "now"],
         ["undo", "--by", "Ann"],
         ["-s"],
-        [],
-        ["show"],
+        ["-s", ""],
+        ["-s", "--json"],
+        ["show", "--help"],
+        ["show", "a", "b"],
+        ["show", "-s", "a", "b"],
+        ["show", "--full", "--compact"],
+        ["show", "--json", "--json"],
+        ["log", "--last=5"],
+        ["log", "--last", "-1"],
+        ["stats", "-s", "a"],
+        ["--version"],
+        ["help"],
         ["new", "kariki", "Ann", "Bob"],
         ["ratings"],
     ],
     ids=lambda line: " ".join(line) or "(nothing)",
 )
 def test_a_line_it_cannot_read_with_certainty_is_left_to_click(line: list[str]) -> None:
-    assert quick.read(line) is None
+    assert read(line) is None
 
 
-def test_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("_REFEREE_COMPLETE", "bash_complete")
-    assert quick.read(["kariki", "claim", "9"]) is None
+@pytest.mark.parametrize(
+    "variable",
+    ["_REFEREE_COMPLETE", "_TYPER_COMPLETE_ARGS", "_TYPER_COMPLETE_FISH_ACTION"],
+)
+@pytest.mark.parametrize("line", [["kariki", "claim", "9"], ["show"], [], ["undo"]])
+def test_completion_is_left_to_click(
+    variable: str, line: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert read(line) is not None
+    monkeypatch.setenv(variable, "complete_bash")
+    assert read(line) is None
 
 
 @pytest.mark.parametrize(
@@ -261,20 +284,27 @@ def test_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
             None,
         ),
         (["undo", "-s", "fri"], {}, "fri"),
+        ([], {}, None),
+        (["--session=fri"], {}, "fri"),
+        (["show"], {}, None),
+        (["-s", "fri", "show", "--json"], {"json_out": True}, "fri"),
+        (["show", "fri", "--compact", "--totals"], {"full": False, "totals": True}, "fri"),
+        (["log", "--last", "5", "--session", "fri"], {"last": 5}, "fri"),
+        (["stats", "--vs", "Ann", "Bob", "--json"], {"vs": ("Ann", "Bob"), "json_out": True}, None),
     ],
     ids=lambda x: " ".join(x) if isinstance(x, list) else "",
 )
 def test_what_the_quick_path_reads(
     line: list[str], values: dict[str, object], ref: str | None
 ) -> None:
-    found = quick.read(line)
+    found = read(line)
     assert found is not None
     assert (found.values, found.ref) == (values, ref)
     if found.move is not None:  # the values are the make's parameters, every one of them
         import inspect
 
         assert found.game is not None
-        declared = games.load(found.game.name).actions.get(found.command)
+        declared = games.load(found.game.name).actions.get(str(found.command))
         if declared is not None:  # a declared action's make takes its params by name
             assert set(values) == {p.name for p in declared.params}
         else:
@@ -418,6 +448,16 @@ ODD_LINES = [
     ["--session=other", "redo"],
     ["k", "buyback", "--by", "Ann"],
     ["k", "settle"],
+    [],
+    ["-s", "other"],
+    ["-s", "missing"],
+    ["show"],
+    ["show", "--full"],
+    ["show", "--compact"],
+    ["show", "--totals"],
+    ["show", "other", "--json"],
+    ["show", "-s", "../night"],
+    ["show", "/nowhere/at/all.toml"],
 ]
 
 

@@ -2,15 +2,15 @@
 again without loading Typer, Rich or a game.
 
 What `referee show`, `referee log` and a bare `referee` print depends only on the session file's
-bytes, referee's code, the command line, the screen (width, height, colour, encoding, time
-zone) and, for cards that look at other sessions, the data folder's list of sessions; what
-`referee stats` prints, on the bytes of every session file in the data folder instead. The first
-run of such a line keeps what it printed in the private cache folder, under a digest of all of
-these; a later run with the same inputs prints it back. Anything else (an action, an error,
-anything on stderr, a line this module cannot read with certainty) takes the ordinary path and
-keeps nothing. A kept answer is derived data (RELIABILITY 9): keyed by the exact bytes and code,
-never the source of anything saved, and a miss costs the ordinary run, never a wrong answer.
-Deleting the cache folder is always safe.
+bytes, referee's code, the command line, the screen (width, height, colour, encoding, time zone)
+and, for cards that look at other sessions, the data folder's list of sessions; what `referee
+stats` prints, on the bytes of every session file in the data folder instead. The first run of
+such a line keeps what it printed in the private cache folder, under a digest of all of these; a
+later run with the same inputs prints it back. Anything else (an action, an error, anything on
+stderr, a line `cli.line` cannot read with certainty, any line while a shell asks for
+completions) takes the ordinary path and keeps nothing. A kept answer is derived data
+(RELIABILITY 9): keyed by the exact bytes and code, never the source of anything saved, and a
+miss costs the ordinary run, never a wrong answer. Deleting the cache folder is always safe.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import sys
 import time
 from hashlib import sha256
 
+from referee.cli.line import ACROSS, read
 from referee.places import cache_root, data_folder, is_private_folder
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
@@ -28,21 +29,9 @@ if TYPE_CHECKING:  # this module's start is the fast path's whole cost
     from collections.abc import Sequence
     from typing import TextIO
 
-# The read-only commands, and the options they may carry and still be answered.
-FLAGS = {
-    "show": ("--json", "--full", "--compact"),
-    "log": ("--json", "--script"),
-    "stats": ("--json", "--money"),
-}
-# Options with values: how many, and whether each must be a number (else any word).
-VALUED = {
-    "log": {"--last": (1, True)},
-    "stats": {
-        "--game": (1, False), "--ruleset": (1, False), "--player": (1, False),
-        "--since": (1, False), "--vs": (2, False),
-    },
-}  # fmt: skip
-ACROSS = ("stats",)  # commands that read every session of the data folder, not one
+# The lines answered again, as `cli.line` reads them: a bare `referee` (None) and the read-only
+# commands with the options it reads (a line it cannot read is the ordinary path's).
+ANSWERED = (None, "show", "log", "stats")
 # What a screen's text may depend on besides the bytes (Rich reads these, and so does `log`).
 ENVIRONMENT = (
     "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "COLORTERM", "TTY_COMPATIBLE",
@@ -63,12 +52,36 @@ def main() -> None:
     # back on (`cli.run`).
     gc.disable()
     argv = sys.argv[1:]
-    if argv == ["--version"]:
-        from referee import __version__
+    try:
+        if argv == ["--version"]:
+            from referee import __version__
 
-        sys.stdout.write(f"referee {__version__}\n")
-        sys.exit(0)
-    sys.exit(answer(argv))
+            sys.stdout.write(f"referee {__version__}\n")
+            code = 0
+        else:
+            code = answer(argv)
+        # Flushed here, where a reader that went away is caught, not by the interpreter's
+        # last flush (which would print a traceback of its own).
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        code = closed_pipe()
+    sys.exit(code)
+
+
+def closed_pipe() -> int:
+    """A reader that went away (`referee log | head -1`, `referee show | true`): a quiet exit
+    for every command, kept answer or not. As Python's documentation advises (and as Rich and
+    Click already end the commands they print when it happens to them): what is left to write
+    goes to /dev/null, so no later flush fails, and the exit code is 1. Whatever the command
+    did before it printed (an action's save) is done."""
+    import contextlib  # only on the way out
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # not a real file
+            os.dup2(devnull, stream.fileno())
+    return 1
 
 
 def answer(argv: Sequence[str]) -> int:
@@ -100,74 +113,37 @@ def answer(argv: Sequence[str]) -> int:
         drawn = space.known.digest if space.known is not None else ""  # "": how to start
     # Kept only if the run drew exactly the bytes the key was made of: another terminal may
     # have saved in between, and its card must never be kept under these bytes' key.
-    if code == 0 and not err.parts and out.parts and drawn == key.digest:
+    said = code == 0 and not (out.spoiled or err.spoiled or err.parts) and out.parts
+    if said and drawn == key.digest:
         keep_answer(key.name, "".join(out.parts))
     return code
 
 
 class Tee:  # a TextIO by delegation
-    """A stream that passes everything on and remembers what it passed (isatty, fileno and the
-    rest are the real stream's, so what is drawn is exactly what would have been)."""
+    """A stream that passes everything on and remembers the text it passed (isatty, fileno and
+    the rest are the real stream's, so what is drawn is exactly what would have been).
+
+    Only text the real stream took is remembered: Click asks whether a stream is binary by
+    writing `b""` to it, and anything but text spoils the run, which then keeps nothing."""
 
     def __init__(self, real: TextIO) -> None:
         self.real = real
         self.parts: list[str] = []
+        self.spoiled = False
 
     def write(self, text: str) -> int:
-        self.parts.append(text)
-        return self.real.write(text)
+        written = self.real.write(text)
+        if isinstance(text, str):
+            self.parts.append(text)
+        else:
+            self.spoiled = True
+        return written
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)
 
 
 # ---------------------------------------------------------------------------- the key
-
-
-def parse(argv: Sequence[str]) -> tuple[str | None, str | None] | None:
-    """(command, session ref) of a line this module may answer, else None.
-
-    Only `[show|log] [options] [SESSION]` with `-s/--session` anywhere; anything else, or a
-    line naming its session twice, is the ordinary path's to read.
-    """
-    command: str | None = None
-    ref: str | None = None
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        if word in ("-s", "--session") or word.startswith("--session="):
-            value = word.partition("=")[2] if "=" in word else None
-            if value is None:
-                if i + 1 >= len(argv):
-                    return None
-                value, i = argv[i + 1], i + 1
-            if ref is not None or not value:
-                return None
-            ref = value
-        elif word.startswith("-"):
-            if command is None:
-                return None
-            if word in VALUED.get(command, {}):
-                count, numeric = VALUED[command][word]
-                values = argv[i + 1 : i + 1 + count]
-                if len(values) < count or any(
-                    v.startswith("-") or (numeric and not (v.isascii() and v.isdigit()))
-                    for v in values
-                ):
-                    return None
-                i += count
-            elif word not in FLAGS[command]:
-                return None
-        elif command is None and word in FLAGS:
-            command = word
-        elif command is not None and command not in ACROSS and ref is None and word:
-            ref = word
-        else:
-            return None
-        i += 1
-    if command in ACROSS and ref is not None:
-        return None  # `-s` with a command of every session: the ordinary path's to read
-    return command, ref
 
 
 def session_file(ref: str | None) -> str | None:
@@ -258,19 +234,19 @@ def folder_digest() -> str | None:
 def answer_key(argv: Sequence[str]) -> Key | None:
     """What an answer to this line is kept under, or None when it cannot be answered."""
     try:
-        found = parse(argv)
-        if found is None:
+        line = read(argv)  # the one reader of the fast paths (None while a shell completes)
+        if line is None or line.move is not None or line.command not in ANSWERED:
             return None
-        across = found[0] in ACROSS
+        across = line.command in ACROSS
         if across:
             path, every = None, folder_digest()
             if every is None:
                 return None
             digest = every
         else:
-            path = session_file(found[1])
+            path = session_file(line.ref)
             raw = _session_bytes(path) if path else None
-            if raw is None and not (path is None and found == (None, None)):
+            if raw is None and not (path is None and line.command is None):
                 return None  # a session that cannot be read: the ordinary path says why
             if raw is not None and not _is_current(raw):
                 return None  # an older file is migrated with a ruleset beside it: not only bytes

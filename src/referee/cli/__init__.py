@@ -1,8 +1,9 @@
 """The command line.
 
 `run` runs one command line as the `referee` script does once no kept answer served it (see
-`referee.answers`): an action or `undo`/`redo` that `quick` reads with certainty runs without
-Typer, anything else through the Typer app (`app.run`, the one place Click's errors become
+`referee.answers`): an action, `undo`/`redo`, `show` or a bare `referee` that `line` (the one
+reader of the fast paths) reads with certainty runs without Typer (`quick`), anything else
+through the Typer app (`app.run`, the one place Click's errors become
 exit codes). `acting` is what every action does whichever path read it, `output` the only code
 that prints; the games' command modules, the shell and `history` hold the Typer commands.
 

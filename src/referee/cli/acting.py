@@ -137,6 +137,8 @@ def failed(error: BaseException) -> int | None:
     if isinstance(error, KeyboardInterrupt):
         output.error_line("interrupted")
         return 130
+    if isinstance(error, BrokenPipeError):  # the reader went away: the front door's to end
+        return None  # quietly (`answers.closed_pipe`), not an error about a disk
     if isinstance(error, OSError):  # a disk problem no layer below turned into a StorageError
         output.error_line(str(StorageError(f"{error.strerror or error}")))
         return StorageError.exit_code
@@ -219,3 +221,53 @@ def draw_card(
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))
     output.draw(*screens)
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def show(
+    space: Workspace,
+    ref: str | None,
+    json_out: bool = False,
+    full: bool | None = None,
+    totals: bool = False,
+) -> None:
+    """`referee show`: the score card (the whole one, the compact one, or what fits), its
+    running totals (a game of rounds), or its summary as JSON."""
+    loaded = space.load(ref)
+    if json_out:
+        doc = loaded.session.engine.summary(loaded.state)
+        doc["session"] = loaded.session.name
+        output.print_json(doc)
+        return
+    if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
+        view = getattr(games.module(loaded.session.game, "render"), "totals_card", None)
+        if view is None:
+            raise UsageError(f"show --totals is for a game of rounds, not {loaded.session.game}")
+        output.draw(view(loaded.state, loaded.session.name, output.width()))
+        return
+    draw_card(loaded.session, loaded.state, full=full)
+
+
+def front(space: Workspace) -> None:
+    """A bare `referee`: the current (or named) session's card, or how to start one."""
+    if not (space.default_ref or storage.current_ref(space.home)):
+        output.print_wrapped(start_here())
+        return
+    loaded = space.load(None)
+    draw_card(loaded.session, loaded.state)
+
+
+def start_here() -> str:
+    """What `referee` says with no session yet: how to start one, in no one game's words."""
+    names = ", ".join(g.name for g in games.GAMES if g.has_sessions)
+    return (
+        "No session yet. Start one:\n"
+        "  referee new GAME PLAYER...\n"
+        f"Games: {names}.\n"
+        "Then type each action as it happens:\n"
+        "  referee GAME ACTION ...\n"
+        "or play in one prompt: referee shell\n"
+        "More: referee GAME --help"
+    )

@@ -21,7 +21,6 @@ from referee.cli.common import (
     JsonOpt,
     SessionOpt,
     Workspace,
-    draw_card,
     open_session,
     workspace,
 )
@@ -31,18 +30,7 @@ from referee.session import notation, states
 HELP = "Scorekeeper and referee for dice and card games played at a real table."
 
 
-def start_here() -> str:
-    """What `referee` says with no session yet: how to start one, in no one game's words."""
-    names = ", ".join(g.name for g in games.GAMES if g.has_sessions)
-    return (
-        "No session yet. Start one:\n"
-        "  referee new GAME PLAYER...\n"
-        f"Games: {names}.\n"
-        "Then type each action as it happens:\n"
-        "  referee GAME ACTION ...\n"
-        "or play in one prompt: referee shell\n"
-        "More: referee GAME --help"
-    )
+start_here = acting.start_here  # what a bare `referee` says with no session yet
 
 
 def _version(value: bool) -> None:
@@ -64,11 +52,7 @@ def root(
         space.default_ref = session
     if ctx.invoked_subcommand is not None:
         return
-    if not (space.default_ref or storage.current_ref(space.home)):
-        output.print_wrapped(start_here())
-        return
-    loaded = open_session(ctx, None)
-    draw_card(loaded.session, loaded.state)
+    acting.front(space)  # as the quick path runs a bare `referee` it reads with certainty
 
 
 # ---------------------------------------------------------------------------- sessions
@@ -101,19 +85,7 @@ def show(
     ] = False,
 ) -> None:
     """The score card."""
-    loaded = open_session(ctx, session or ref)
-    if json_out:
-        doc = loaded.session.engine.summary(loaded.state)
-        doc["session"] = loaded.session.name
-        output.print_json(doc)
-        return
-    if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
-        view = getattr(games.module(loaded.session.game, "render"), "totals_card", None)
-        if view is None:
-            raise UsageError(f"show --totals is for a game of rounds, not {loaded.session.game}")
-        output.draw(view(loaded.state, loaded.session.name, output.width()))
-        return
-    draw_card(loaded.session, loaded.state, full=full)
+    acting.show(workspace(ctx), session or ref, json_out, full, totals)  # as the quick path
 
 
 def log(
