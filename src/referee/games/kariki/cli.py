@@ -174,6 +174,36 @@ def slash(
 
 
 @app.command()
+def buyback(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="A player who just went out (the only one on offer if not given).",
+            show_default=False,
+        ),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
+    """Buy back in for the pot.
+
+    A player who just went out pays the pot (so it doubles) and returns with one berry less.
+    """
+    act(ctx, session, moves.buyback(player))
+
+
+@app.command()
+def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """End the night.
+
+    When one player stands and a buy-back is still on offer: nobody else buys back, the
+    offers close, and the last player standing takes the pot.
+    """
+    act(ctx, session, moves.settle())
+
+
+@app.command()
 def odds(
     ctx: typer.Context,
     rank: Annotated[
@@ -202,36 +232,6 @@ def odds(
         raise UsageError("which claim? give one, like 9 or boxcars")
     exact = rules.truth is kariki.Truth.EXACT
     output.print_wrapped(chance_words(wanted, KARIKI, exact))
-
-
-@app.command()
-def buyback(
-    ctx: typer.Context,
-    player: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PLAYER",
-            help="A player who just went out (the only one on offer if not given).",
-            show_default=False,
-        ),
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Buy back in for the pot.
-
-    A player who just went out pays the pot (so it doubles) and returns with one berry less.
-    """
-    act(ctx, session, moves.buyback(player))
-
-
-@app.command()
-def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """End the night.
-
-    When one player stands and a buy-back is still on offer: nobody else buys back, the
-    offers close, and the last player standing takes the pot.
-    """
-    act(ctx, session, moves.settle())
 
 
 # ---------------------------------------------------------------------------- the shell
