@@ -136,12 +136,10 @@ EVENTS: dict[str, Any] = {
 def test_events_are_stored_and_read_back(game: str, data: st.DataObject) -> None:
     module, events = EVENTS[game]
     event = data.draw(events)
-    assert module.event_from_dict(module.event_to_dict(event)) == event
-    from referee import games
+    assert module.GAME.event_from_dict(module.GAME.event_to_dict(event)) == event
+    from referee.cli.moves import moves_of
 
-    commands = [
-        c.name or c.callback.__name__ for c in games.module(game, "cli").app.registered_commands
-    ]
+    commands = moves_of(games.info(game))
     assert str(event).split()[0] in commands  # the shell line starts with one of its commands
 
 
