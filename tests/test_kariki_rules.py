@@ -408,7 +408,7 @@ def test_stored_events_round_trip() -> None:
         k.Slash("Dee", count=2), k.BuyBack("Dee"),
     ]  # fmt: skip
     for e in events:
-        assert k.event_from_dict(k.event_to_dict(e)) == e
+        assert k.GAME.event_from_dict(k.GAME.event_to_dict(e)) == e
 
 
 # ------------------------------------------------------------ rulings a real night found wrong
@@ -555,10 +555,10 @@ def test_a_night_over_with_nothing_on_offer_is_finished_without_settle() -> None
 
 
 def test_settle_round_trips_as_a_stored_event() -> None:
-    assert k.event_to_dict(k.Settle()) == {"type": "settle"}
-    assert k.event_from_dict({"type": "settle"}) == k.Settle()
+    assert k.GAME.event_to_dict(k.Settle()) == {"type": "settle"}
+    assert k.GAME.event_from_dict({"type": "settle"}) == k.Settle()
     with pytest.raises(NotationError, match="unknown fields: by"):
-        k.event_from_dict({"type": "settle", "by": "Ann"})
+        k.GAME.event_from_dict({"type": "settle", "by": "Ann"})
 
 
 def test_a_buyback_after_the_final_pass_leaves_the_choice_with_the_first_passer() -> None:

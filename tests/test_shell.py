@@ -338,8 +338,8 @@ def test_completion_completes_after_a_lazy_build(
     built = count_builds(monkeypatch)
     shell = Shell("friday")
     first = shell.complete("", "")  # the open actions first, then the rest and the shell's
-    assert first == ["claim", "kariki", "slash", "roll", "pull", "pass", "odds", "buyback",
-                     "settle", "show", "log", "undo", "redo", "help", "quit"]  # fmt: skip
+    assert first == ["claim", "kariki", "slash", "roll", "pull", "pass", "buyback", "settle",
+                     "odds", "show", "log", "undo", "redo", "help", "quit"]  # fmt: skip
     assert built == []
     assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
     assert shell.complete("pass ", "--") == ["--by"]

@@ -56,6 +56,7 @@ class Param:
     actor: bool = False  # who acts: `--by`, else the player on turn
     required: bool = False  # the command line cannot do without it (Click says so)
     needs: str | None = None  # optional for Click, but the action says "claim needs {needs}"
+    takes: tuple[int, str] | None = None  # words: at most N, else "pull takes {what}, not M words"
     dashed: bool = False  # a word that may start with "-" (`call -1`): its parse judges it
     field: str | None = None  # the event's field, if not the name (Kalooki's --on sets `meld`)
 
@@ -149,6 +150,8 @@ class Action:
         for p in self.params:
             if (p.needs is not None or p.required) and values.get(p.name) in (None, []):
                 raise UsageError(f"{self.name} needs {p.needs or p.metavar or p.name.upper()}")
+            if p.takes is not None and len(given := values.get(p.name) or ()) > p.takes[0]:
+                raise UsageError(f"{self.name} takes {p.takes[1]}, not {len(given)} words")
         typed = {p.name: p.typed(values.get(p.name)) for p in self.params}
         if self.check is not None:
             self.check(typed)

@@ -1,4 +1,5 @@
-"""`referee kariki ...` (alias `k`) and `referee new kariki`: the actions, typed as they happen."""
+"""`referee new kariki`, the odds, and the shell's prompt and words (the actions are declared
+on their events, `games.kariki.engine`)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,17 @@ import typer
 from referee import storage
 from referee.cli import output
 from referee.cli.common import (
-    ByOpt,
     NameOpt,
     NickOpt,
     PlayersArg,
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
-    act,
     session_state,
     start_session,
 )
 from referee.errors import UsageError
 from referee.games.kariki import engine as kariki
-from referee.games.kariki import moves
 from referee.notation.dice import ALL_ROLLS, KARIKI, Rank, chance_words, parse_rank
 from referee.session import Session
 
@@ -70,110 +68,6 @@ def new(
 
 
 @app.command()
-def claim(
-    ctx: typer.Context,
-    rank: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ...", show_default=False
-        ),
-    ] = None,
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Claim a rank.
-
-    Typed by the player facing a claim, it also means he took the mug and rolled.
-    """
-    act(ctx, session, moves.claim(rank, by))
-
-
-@app.command("kariki")
-def show_kariki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Show a rolled 1-2.
-
-    A crown for the roller and a berry for the next player (typed by the player facing a
-    claim, he took the mug first).
-    """
-    act(ctx, session, moves.show_kariki(by))
-
-
-@app.command()
-def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Take the mug and roll.
-
-    Without looking under it: the new claim must match or beat the one standing.
-    """
-    act(ctx, session, moves.roll(by))
-
-
-@app.command()
-def pull(
-    ctx: typer.Context,
-    dice: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="DICE", help="The dice under the mug: 4-5, 45 or 4 5.", show_default=False
-        ),
-    ] = None,
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Lift the mug on a claim.
-
-    Type the dice it shows: a lie is a berry for whoever answers for the claim, the truth a
-    berry for the puller.
-    """
-    act(ctx, session, moves.pull(dice, by))
-
-
-@app.command("pass")
-def pass_(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Pass the claim on.
-
-    Accept it as your own roll: you answer for it, and the next player chooses.
-    """
-    act(ctx, session, moves.pass_(by))
-
-
-@app.command()
-def slash(
-    ctx: typer.Context,
-    player: Annotated[
-        str | None,
-        typer.Argument(metavar="PLAYER", help="Who broke a table rule.", show_default=False),
-    ] = None,
-    rule: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="RULE",
-            help="drop, mug, seat, language, alcohol ... (or a count: slash bob 3)",
-            show_default=False,
-        ),
-    ] = None,
-    amount: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="N", help="Seconds on the ground for drop, else a count.", show_default=False
-        ),
-    ] = None,
-    seconds: Annotated[
-        int | None,
-        typer.Option(metavar="S", help="Dropped dice: seconds on the ground.", show_default=False),
-    ] = None,
-    count: Annotated[
-        int | None, typer.Option(metavar="N", help="How many slashes.", show_default=False)
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Slashes for a broken rule.
-
-    For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
-    """
-    act(ctx, session, moves.slash(player, rule, amount, seconds, count))
-
-
-@app.command()
 def odds(
     ctx: typer.Context,
     rank: Annotated[
@@ -202,36 +96,6 @@ def odds(
         raise UsageError("which claim? give one, like 9 or boxcars")
     exact = rules.truth is kariki.Truth.EXACT
     output.print_wrapped(chance_words(wanted, KARIKI, exact))
-
-
-@app.command()
-def buyback(
-    ctx: typer.Context,
-    player: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PLAYER",
-            help="A player who just went out (the only one on offer if not given).",
-            show_default=False,
-        ),
-    ] = None,
-    session: SessionOpt = None,
-) -> None:
-    """Buy back in for the pot.
-
-    A player who just went out pays the pot (so it doubles) and returns with one berry less.
-    """
-    act(ctx, session, moves.buyback(player))
-
-
-@app.command()
-def settle(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """End the night.
-
-    When one player stands and a buy-back is still on offer: nobody else buys back, the
-    offers close, and the last player standing takes the pot.
-    """
-    act(ctx, session, moves.settle())
 
 
 # ---------------------------------------------------------------------------- the shell

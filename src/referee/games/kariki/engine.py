@@ -11,29 +11,24 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import NamedTuple, assert_never
+from typing import Any, NamedTuple, TypeGuard, assert_never
 
-from referee.errors import NotationError, RuleViolation, UsageError, quote
-from referee.games.actions import Legacy
+from referee.errors import RuleViolation, UsageError, quote
+from referee.games.actions import BY, Actions, Param, Table, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
 )
 from referee.games.base import (
-    EventDict,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
     checked_number,
     direction_option,
-    int_field,
     next_seat,
-    only_fields,
     player_option,
     seat_of,
-    str_field,
     turn_order,
-    words,
 )
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
@@ -183,6 +178,26 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
+RANK = Param(
+    "rank", "words", metavar="RANK", help="9, nine, 4-5, 66, boxcars, pair of kings ...",
+    parse=parse_rank, show=LADDER.name, needs="a rank, like claim 9 or claim 1-1",
+)  # fmt: skip
+DICE = Param(
+    "dice", "words", metavar="DICE", help="The dice under the mug: 4-5, 45 or 4 5.",
+    parse=Roll.parse, needs="the dice under the mug, like pull 4-5",
+    takes=(2, "two dice, like 4-5"),
+)  # fmt: skip
+
+
+@action(
+    "claim",
+    RANK,
+    BY,
+    help="""Claim a rank.
+
+    Typed by the player facing a claim, it also means he took the mug and rolled.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Claim:
     """The roller claims a rank (typed by the responder, it also means he took the mug)."""
@@ -190,30 +205,48 @@ class Claim:
     by: str
     rank: Rank
 
-    def __str__(self) -> str:
-        return words("claim", LADDER.name(self.rank), by=self.by)
 
+@action(
+    "kariki",
+    BY,
+    help="""Show a rolled 1-2.
 
+    A crown for the roller and a berry for the next player (typed by the player facing a
+    claim, he took the mug first).
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class ShowKariki:
     """The roller lifts the mug on a 1-2 (typed by the responder: he took the mug first)."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("kariki", by=self.by)
 
+@action(
+    "roll",
+    BY,
+    help="""Take the mug and roll.
 
+    Without looking under it: the new claim must match or beat the one standing.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class TakeMug:
     """The responder takes the mug without looking and becomes the roller."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("roll", by=self.by)
 
+@action(
+    "pull",
+    DICE,
+    BY,
+    help="""Lift the mug on a claim.
 
+    Type the dice it shows: a lie is a berry for whoever answers for the claim, the truth a
+    berry for the puller.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Pull:
     """The responder lifts the mug; `dice` are what it showed."""
@@ -221,20 +254,80 @@ class Pull:
     by: str
     dice: Roll
 
-    def __str__(self) -> str:
-        return words("pull", str(self.dice), by=self.by)
 
+@action(
+    "pass",
+    BY,
+    help="""Pass the claim on.
 
+    Accept it as your own roll: you answer for it, and the next player chooses.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Pass:
     """The responder accepts the claim as his own and hands the choice on."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("pass", by=self.by)
+
+def _count_word(rule: str | None) -> TypeGuard[str]:
+    """Whether slash's second word is a count (`slash bob 3`: three slashes), not a rule."""
+    return rule is not None and rule.isascii() and rule.isdigit()
 
 
+def _check_slash(typed: Mapping[str, Any]) -> None:
+    """`slash bob 3 4`: a count where the rule goes leaves no place for an amount."""
+    who, rule, amount = typed["player"], typed["rule"], typed["amount"]
+    if _count_word(rule) and amount is not None:
+        said = quote(f"slash {who} {rule} {amount}", 40)
+        like = "like slash bob drop 25 or slash bob 3"
+        raise UsageError(f"{said}: {rule[:12]} is a count, not a rule; {like}")
+
+
+def _build_slash(typed: Mapping[str, Any], state: State, table: Table) -> Slash:
+    """The amount typed as a word is seconds for a timed rule (drop), else a count."""
+    rule: str | None = typed["rule"]
+    amount: int | None = typed["amount"]
+    if _count_word(rule):  # more digits than any table needs: not parsed
+        amount = int(rule) if len(rule) <= 12 else 10**12
+        rule = None
+    found = state.rules.slash_rule(rule) if rule else None
+    seconds, count = typed["seconds"], typed["count"]
+    if amount is not None:
+        if seconds is not None or count is not None:
+            raise UsageError("give the amount once: as a word, or as --seconds / --count")
+        if found is not None and found.seconds_per_slash is not None:
+            seconds = amount
+        else:
+            count = amount
+    rule_name = found.name if found else None
+    return Slash(table.player(typed["player"]), rule_name, seconds, count)
+
+
+@action(
+    "slash",
+    Param(
+        "player", metavar="PLAYER", help="Who broke a table rule.", player=True,
+        needs="who broke a rule, like slash bob drop 25 or slash bob 3",
+    ),
+    Param(
+        "rule", metavar="RULE",
+        help="drop, mug, seat, language, alcohol ... (or a count: slash bob 3)",
+    ),
+    Param(
+        "amount", "number", metavar="N", help="Seconds on the ground for drop, else a count."
+    ),  # typed only: seconds or a count, by the rule
+    Param(
+        "seconds", "number", "--seconds", metavar="S", help="Dropped dice: seconds on the ground."
+    ),
+    Param("count", "number", "--count", metavar="N", help="How many slashes."),
+    help="""Slashes for a broken rule.
+
+    For breaking a table rule (the ruleset names them); every 3 slashes make a berry.
+    """,
+    check=_check_slash,
+    build=_build_slash,
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Slash:
     """A table rule was broken: `count` slashes, or one per started period of `seconds`."""
@@ -244,29 +337,53 @@ class Slash:
     seconds: int | None = None
     count: int | None = None
 
-    def __str__(self) -> str:
-        return words("slash", self.player, self.rule, seconds=self.seconds, count=self.count)
+
+def _build_buyback(typed: Mapping[str, Any], state: State, table: Table) -> BuyBack:
+    """`buyback` alone: the one player on offer."""
+    if typed["player"] is not None:
+        return BuyBack(table.player(typed["player"]))
+    offered = [state.name(i) for i in state.buyback_open]
+    if len(offered) == 1:
+        return BuyBack(offered[0])
+    if not offered:
+        raise RuleViolation("no buy-back is on offer: only a player who just went out buys back")
+    raise UsageError(f"buyback needs the player: {' or '.join(offered)}")
 
 
+@action(
+    "buyback",
+    Param(
+        "player", metavar="PLAYER", player=True,
+        help="A player who just went out (the only one on offer if not given).",
+    ),
+    help="""Buy back in for the pot.
+
+    A player who just went out pays the pot (so it doubles) and returns with one berry less.
+    """,
+    build=_build_buyback,
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class BuyBack:
     """A player who just went out pays the pot to come back with one berry less."""
 
     player: str
 
-    def __str__(self) -> str:
-        return words("buyback", self.player)
 
+@action(
+    "settle",
+    help="""End the night.
 
+    When one player stands and a buy-back is still on offer: nobody else buys back, the
+    offers close, and the last player standing takes the pot.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Settle:
     """The night ends: nobody else buys back, and the last player standing takes the pot."""
 
-    def __str__(self) -> str:
-        return "settle"
-
 
 Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle
+ACTIONS = Actions("Kariki", Claim, ShowKariki, TakeMug, Pull, Pass, Slash, BuyBack, Settle)
 
 # ---------------------------------------------------------------------------- rulings
 # What an event did, as data. `referee.games.kariki.words` words these; `log --json`, exports
@@ -1027,76 +1144,6 @@ def outcome(state: State) -> Outcome:
     )
 
 
-# ---------------------------------------------------------------------------- notation of events
-
-
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read an event as stored in a session file."""
-    kind = str_field(data, "type")
-    match kind:
-        case "claim":
-            only_fields(data, "by", "rank")
-            return Claim(str_field(data, "by"), parse_rank(str_field(data, "rank")))
-        case "kariki":
-            only_fields(data, "by")
-            return ShowKariki(str_field(data, "by"))
-        case "roll":
-            only_fields(data, "by")
-            return TakeMug(str_field(data, "by"))
-        case "pull":
-            only_fields(data, "by", "dice")
-            return Pull(str_field(data, "by"), Roll.parse(str_field(data, "dice")))
-        case "pass":
-            only_fields(data, "by")
-            return Pass(str_field(data, "by"))
-        case "slash":
-            only_fields(data, "player", "rule", "seconds", "count")
-            rule = data.get("rule")
-            return Slash(
-                str_field(data, "player"),
-                rule=str_field(data, "rule") if rule is not None else None,
-                seconds=int_field(data, "seconds"),
-                count=int_field(data, "count"),
-            )
-        case "buyback":
-            only_fields(data, "player")
-            return BuyBack(str_field(data, "player"))
-        case "settle":
-            only_fields(data)
-            return Settle()
-    raise NotationError(f"unknown Kariki event type {quote(kind)}")
-
-
-def event_to_dict(event: Event) -> EventDict:
-    """An event as stored in a session file: short keys, canonical values."""
-    match event:
-        case Claim(by=by, rank=rank):
-            return {"type": "claim", "by": by, "rank": LADDER.name(rank)}
-        case ShowKariki(by=by):
-            return {"type": "kariki", "by": by}
-        case TakeMug(by=by):
-            return {"type": "roll", "by": by}
-        case Pull(by=by, dice=dice):
-            return {"type": "pull", "by": by, "dice": str(dice)}
-        case Pass(by=by):
-            return {"type": "pass", "by": by}
-        case Slash(player=player, rule=rule, seconds=seconds, count=count):
-            out: EventDict = {"type": "slash", "player": player}
-            if rule is not None:
-                out["rule"] = rule
-            if seconds is not None:
-                out["seconds"] = seconds
-            if count is not None:
-                out["count"] = count
-            return out
-        case BuyBack(player=player):
-            return {"type": "buyback", "player": player}
-        case Settle():
-            return {"type": "settle"}
-        case _:
-            assert_never(event)
-
-
 def json_value(value: object) -> object | None:
     """This game's own values in rulings, as JSON (None: not one of them)."""
     if isinstance(value, Rank):
@@ -1201,7 +1248,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    actions=Legacy("Kariki", event_from_dict, event_to_dict, "referee.games.kariki.moves"),
+    actions=ACTIONS,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,
