@@ -275,7 +275,7 @@ def test_what_the_quick_path_reads(
 
         names = set(inspect.signature(found.move.make).parameters)
         if names == {"values"}:  # derived from the declaration: its line's every parameter
-            names = {p.name for p in (*found.move.words, *found.move.options)}
+            names = {w.name for w in found.move.words} | {o.name for o in found.move.options}
         assert set(values) == names
 
 
