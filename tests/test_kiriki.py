@@ -35,7 +35,7 @@ def play(script: str, state: kr.State) -> kr.State:
     for line in filter(None, (x.strip() for x in script.split(";"))):
         words_ = line.split()
         if words_[0] == "rolloff":
-            event: kr.Event = kr.RollOff(int(words_[1]), int(words_[2]))
+            event: kr.Event = kr.RollOff((int(words_[1]), int(words_[2])))
         else:
             who, action, *rest = words_
             arg = " ".join(rest)

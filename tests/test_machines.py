@@ -245,7 +245,7 @@ class KirikiMatch(SessionMachine):
 
     @rule(a=st.integers(1, 6), b=st.integers(1, 6))
     def rolloff(self, a: int, b: int) -> None:
-        self.act(kr.RollOff(a, b))
+        self.act(kr.RollOff((a, b)))
 
     @rule(rank=st.sampled_from(list(Rank)), shown=st.one_of(st.none(), st.integers(1, 6)))
     def claim(self, rank: Rank, shown: int | None) -> None:

@@ -56,6 +56,9 @@ class Param:
     actor: bool = False  # who acts: `--by`, else the player on turn
     required: bool = False  # the command line cannot do without it (Click says so)
     needs: str | None = None  # optional for Click, but the action says "claim needs {needs}"
+    typed_by: Callable[[Any], Any] | None = None  # reads what was typed (words unjoined) itself
+    resolve: Callable[[Any, Any, Table], Any] | None = None  # (value, state, table) -> the value
+    stored_only: bool = False  # kept and stored, not typed nor in the line (a `build` makes it)
     takes: tuple[int, str] | None = None  # words: at most N, else "pull takes {what}, not M words"
     dashed: bool = False  # a word that may start with "-" (`call -1`): its parse judges it
     field: str | None = None  # the event's field, if not the name (Kalooki's --on sets `meld`)
@@ -83,6 +86,8 @@ class Param:
             return bool(raw)
         if raw is None or raw == []:
             return None
+        if self.typed_by is not None:
+            return self.typed_by(raw)
         text = " ".join(raw) if isinstance(raw, list) else raw
         if self.parse is not None and isinstance(text, str):
             return self.parse(text)
@@ -129,7 +134,7 @@ class Action:
     @property
     def words(self) -> tuple[Param, ...]:
         """The positional parameters, in the order typed."""
-        return tuple(p for p in self.params if p.option is None)
+        return tuple(p for p in self.params if p.option is None and not p.stored_only)
 
     @property
     def options(self) -> tuple[Param, ...]:
@@ -164,7 +169,9 @@ class Action:
         made: dict[str, Any] = dict(self.fixed)
         for p in self.fields:
             value = typed.get(p.name)
-            if p.actor:
+            if p.resolve is not None:
+                value = p.resolve(value, state, table)
+            elif p.actor:
                 value = table.actor(value)
             elif p.player and value is not None:
                 value = table.player(value)

@@ -1,5 +1,6 @@
-"""`referee kiriki ...` (alias `kr`), `referee new kiriki` and `referee ratings`: two-player
-matches, typed as they happen."""
+"""`referee new kiriki`, the odds, the rematch, `referee ratings`, and the shell's prompt and
+words: two-player matches, typed as they happen (the actions are declared on their events,
+`games.kiriki.engine`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import typer
 
 from referee.cli import output
 from referee.cli.common import (
-    ByOpt,
     JsonOpt,
     NameOpt,
     NickOpt,
@@ -17,17 +17,13 @@ from referee.cli.common import (
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
-    act,
     every_session,
     open_session,
     session_state,
     start_session,
-    workspace,
 )
-from referee.cli.moves import MakeEvent
 from referee.errors import UsageError
 from referee.games.kiriki import engine as kiriki
-from referee.games.kiriki import kr, moves
 from referee.games.kiriki.kr import matches, signed
 from referee.notation.dice import ALL_ROLLS, Rank, chance_words
 from referee.notation.dice import KIRIKI as LADDER
@@ -40,19 +36,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-RankArg = Annotated[
-    list[str],
-    typer.Argument(metavar="RANK", help="4 .. 11, tabique, pair of kings, KK, 5-5, q-k ..."),
-]
-DiceArg = Annotated[
-    list[str], typer.Argument(metavar="DICE", help="The two dice: 4-5, 45, J-Q, KK, king king.")
-]
-
-
-def _act(ctx: typer.Context, ref: str | None, make: MakeEvent) -> None:
-    """`common.act`, then, when the action ended a ranked match, what it did to KR."""
-    act(ctx, ref, make)
-    kr.after(workspace(ctx))
 
 
 def new(
@@ -90,120 +73,6 @@ def new(
         options={"format": format, "ranked": ranked or None, "first": first},
         player_options=("first",),
     )
-
-
-@app.command()
-def rolloff(
-    ctx: typer.Context,
-    first: Annotated[int, typer.Argument(metavar="DIE", help="The first-named player's die.")],
-    second: Annotated[int, typer.Argument(metavar="DIE", help="The other player's die.")],
-    session: SessionOpt = None,
-) -> None:
-    """Roll off for the start.
-
-    One die each, in the order the players were named: higher rolls first; a tie rolls again.
-    """
-    _act(ctx, session, moves.rolloff(first, second))
-
-
-@app.command()
-def claim(
-    ctx: typer.Context,
-    rank: RankArg,
-    show: Annotated[
-        str | None,
-        typer.Option(
-            metavar="DIE",
-            help="Show one of your dice: 1-6, Black .. Ace, or B R J Q K A.",
-            show_default=False,
-        ),
-    ] = None,
-    by: ByOpt = None,
-    session: SessionOpt = None,
-) -> None:
-    """Claim a rank.
-
-    4 to Pair of Aces (a Kiriki is shown, never claimed). --show reveals one of your two dice,
-    on the first claim from a fresh roll only.
-    """
-    _act(ctx, session, moves.claim(rank, show, by))
-
-
-@app.command("kiriki")
-def show_kiriki(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Show a rolled Kiriki.
-
-    Black and Red: the roller takes the point at once.
-    """
-    _act(ctx, session, moves.show_kiriki(by))
-
-
-@app.command()
-def lift(ctx: typer.Context, dice: DiceArg, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Lift the cup.
-
-    Dice that meet the claim (truth or downplay) win the point for the claimer; below it, for
-    the one who lifted.
-    """
-    _act(ctx, session, moves.lift(dice, by))
-
-
-@app.command()
-def believe(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Believe the claim.
-
-    A lie wins the point for the claimer (he reveals it); a truth leaves him in control.
-    """
-    _act(ctx, session, moves.believe(by))
-
-
-@app.command()
-def reveal(ctx: typer.Context, dice: DiceArg, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Show a believed bluff.
-
-    The dice must be below the claim: the bluff worked, and the point is the claimer's.
-    """
-    _act(ctx, session, moves.reveal(dice, by))
-
-
-@app.command("raise")
-def raise_(ctx: typer.Context, rank: RankArg, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Keep the dice and raise.
-
-    After a believed truth: a strictly higher claim, no new die shown.
-    """
-    _act(ctx, session, moves.raise_(rank, by))
-
-
-@app.command()
-def reroll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Reroll after a believed truth.
-
-    Roll fresh, then claim equal or higher (or show a Kiriki); forced at Pair of Aces.
-    """
-    _act(ctx, session, moves.reroll(by))
-
-
-@app.command()
-def roll(ctx: typer.Context, by: ByOpt = None, session: SessionOpt = None) -> None:
-    """Take the mug and roll.
-
-    Roll fresh, then claim equal or higher than the standing claim (or show a Kiriki).
-    """
-    _act(ctx, session, moves.roll(by))
-
-
-@app.command()
-def resign(
-    ctx: typer.Context,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who resigns.")],
-    session: SessionOpt = None,
-) -> None:
-    """Resign the match.
-
-    The match ends as a loss for PLAYER (and counts for KR when ranked).
-    """
-    _act(ctx, session, moves.resign(player))
 
 
 @app.command()
@@ -396,7 +265,7 @@ SHELL = ShellPlugin(
     complete={
         "rank": _ranks,
         "dice": lambda session, state: [str(r) for r in ALL_ROLLS],
-        "show": lambda session, state: list(WORDS.faces),
+        "shown": lambda session, state: list(WORDS.faces),
         "player": lambda session, state: [s.name for s in state.sides],
         "by": lambda session, state: [s.name for s in state.sides],
     },

@@ -12,22 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import NamedTuple, assert_never
+from typing import Any, NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
-from referee.games.actions import Legacy
+from referee.games.actions import BY, Actions, Param, Table, action
 from referee.games.base import (
-    EventDict,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
-    int_field,
-    only_fields,
     player_option,
     seat_of,
-    str_field,
-    words,
 )
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
@@ -127,17 +122,89 @@ def options_from_table(
 # ---------------------------------------------------------------------------- events
 
 
+def _two_dice(text: str) -> tuple[int, int]:
+    parts = text.replace("-", " ").split()
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise NotationError(f"a roll-off is two dice, like 5-3, not {quote(text)}")
+    return int(parts[0]), int(parts[1])
+
+
+def _roll(dice: list[str]) -> Roll:
+    if len(dice) > 2:
+        raise UsageError(f"two dice, like 4-5 or K-K, not {len(dice)} words")
+    return WORDS.parse_dice(" ".join(dice))
+
+
+def _dice_shown(typed: Mapping[str, Any]) -> None:
+    for die in (typed["first"], typed["second"]):
+        if not 1 <= die <= 6:
+            raise UsageError(f"a die shows 1 to 6, not {die}")
+
+
+def _acting(by: str | None, state: State, table: Table) -> str:
+    """Who acts (`--by`, else whoever is on turn); a finished match says so in its own words."""
+    if state.is_over and not by:
+        raise RuleViolation(over_words(state))
+    return table.actor(by)
+
+
+ACTOR = replace(BY, resolve=_acting)
+RANK = Param(
+    "rank", "words", metavar="RANK", help="4 .. 11, tabique, pair of kings, KK, 5-5, q-k ...",
+    parse=WORDS.parse_rank, show=LADDER.name, required=True,
+)  # fmt: skip
+DICE = Param(
+    "dice", "words", metavar="DICE", help="The two dice: 4-5, 45, J-Q, KK, king king.",
+    parse=WORDS.parse_dice, typed_by=_roll, required=True,
+)  # fmt: skip
+SHOW = Param(
+    "shown", option="--show", metavar="DIE",
+    help="Show one of your dice: 1-6, Black .. Ace, or B R J Q K A.",
+    parse=WORDS.parse_face, show=WORDS.face, key="show", stored="number",
+)  # fmt: skip
+
+
+@action(
+    "rolloff",
+    Param("first", "number", metavar="DIE", help="The first-named player's die.", required=True),
+    Param("second", "number", metavar="DIE", help="The other player's die.", required=True),
+    Param("dice", parse=_two_dice, show=lambda d: f"{d[0]}-{d[1]}", stored_only=True),
+    help="""Roll off for the start.
+
+    One die each, in the order the players were named: higher rolls first; a tie rolls again.
+    """,
+    check=_dice_shown,
+    build=lambda typed, state, table: RollOff((typed["first"], typed["second"])),
+)
 @dataclass(frozen=True, slots=True)
 class RollOff:
-    """One die each, in the order the players were named; higher starts."""
+    """One die each, in the order the players were named; higher starts. Typed and said as two
+    words (`rolloff 5 3`), stored as one (`dice = "5-3"`)."""
 
-    first: int
-    second: int
+    dice: tuple[int, int]
 
-    def __str__(self) -> str:
-        return words("rolloff", self.first, self.second)
+    @property
+    def first(self) -> int:
+        """The first-named player's die."""
+        return self.dice[0]
+
+    @property
+    def second(self) -> int:
+        """The other player's die."""
+        return self.dice[1]
 
 
+@action(
+    "claim",
+    RANK,
+    SHOW,
+    ACTOR,
+    help="""Claim a rank.
+
+    4 to Pair of Aces (a Kiriki is shown, never claimed). --show reveals one of your two dice,
+    on the first claim from a fresh roll only.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Claim:
     """The roller claims a rank, perhaps showing one of his dice (`shown`, a face)."""
@@ -146,21 +213,32 @@ class Claim:
     rank: Rank
     shown: int | None = None
 
-    def __str__(self) -> str:
-        shown = WORDS.face(self.shown) if self.shown else None
-        return words("claim", LADDER.name(self.rank), show=shown, by=self.by)
 
+@action(
+    "kiriki",
+    ACTOR,
+    help="""Show a rolled Kiriki.
 
+    Black and Red: the roller takes the point at once.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class ShowKiriki:
     """The roller shows a rolled Kiriki (Black and Red): the point is his."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("kiriki", by=self.by)
 
+@action(
+    "lift",
+    DICE,
+    ACTOR,
+    help="""Lift the cup.
 
+    Dice that meet the claim (truth or downplay) win the point for the claimer; below it, for
+    the one who lifted.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Lift:
     """The opponent lifts the cup; `dice` are what it shows."""
@@ -168,20 +246,31 @@ class Lift:
     by: str
     dice: Roll
 
-    def __str__(self) -> str:
-        return words("lift", str(self.dice), by=self.by)
 
+@action(
+    "believe",
+    ACTOR,
+    help="""Believe the claim.
 
+    A lie wins the point for the claimer (he reveals it); a truth leaves him in control.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Believe:
     """The opponent believes the claim and hands control back to the claimer."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("believe", by=self.by)
 
+@action(
+    "reveal",
+    DICE,
+    ACTOR,
+    help="""Show a believed bluff.
 
+    The dice must be below the claim: the bluff worked, and the point is the claimer's.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """The believed claimer shows his dice: they are below the claim, the bluff worked."""
@@ -189,10 +278,16 @@ class Reveal:
     by: str
     dice: Roll
 
-    def __str__(self) -> str:
-        return words("reveal", str(self.dice), by=self.by)
 
+@action(
+    "raise",
+    RANK,
+    ACTOR,
+    help="""Keep the dice and raise.
 
+    After a believed truth: a strictly higher claim, no new die shown.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Raise:
     """Keep Dice & Raise: the believed claimer keeps his dice and claims strictly higher."""
@@ -200,41 +295,56 @@ class Raise:
     by: str
     rank: Rank
 
-    def __str__(self) -> str:
-        return words("raise", LADDER.name(self.rank), by=self.by)
 
+@action(
+    "reroll",
+    ACTOR,
+    help="""Reroll after a believed truth.
 
+    Roll fresh, then claim equal or higher (or show a Kiriki); forced at Pair of Aces.
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Reroll:
     """The believed claimer rolls fresh, to claim equal or higher (or show a Kiriki)."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("reroll", by=self.by)
 
+@action(
+    "roll",
+    ACTOR,
+    help="""Take the mug and roll.
 
+    Roll fresh, then claim equal or higher than the standing claim (or show a Kiriki).
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Roll_:
     """The opponent takes the mug and rolls fresh, to claim equal or higher."""
 
     by: str
 
-    def __str__(self) -> str:
-        return words("roll", by=self.by)
 
+@action(
+    "resign",
+    Param("player", metavar="PLAYER", help="Who resigns.", player=True, required=True),
+    help="""Resign the match.
 
+    The match ends as a loss for PLAYER (and counts for KR when ranked).
+    """,
+)
 @dataclass(frozen=True, slots=True)
 class Resign:
     """The match ends as a loss for `player`."""
 
     player: str
 
-    def __str__(self) -> str:
-        return words("resign", self.player)
-
 
 Event = RollOff | Claim | ShowKiriki | Lift | Believe | Reveal | Raise | Reroll | Roll_ | Resign
+ACTIONS = Actions(
+    "Kiriki", RollOff, Claim, ShowKiriki, Lift, Believe, Reveal, Raise, Reroll, Roll_, Resign
+)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -881,76 +991,6 @@ def stakes(state: State) -> str | None:
     return None
 
 
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read an event as stored in a session file."""
-    kind = str_field(data, "type")
-    match kind:
-        case "rolloff":
-            only_fields(data, "dice")
-            a, b = _two_dice(str_field(data, "dice"))
-            return RollOff(a, b)
-        case "claim":
-            only_fields(data, "by", "rank", "show")
-            show = data.get("show")
-            shown = int_field(data, "show") if show is not None else None
-            return Claim(str_field(data, "by"), WORDS.parse_rank(str_field(data, "rank")), shown)
-        case "kiriki" | "believe" | "reroll" | "roll":
-            only_fields(data, "by")
-            by = str_field(data, "by")
-            simple: dict[str, type[ShowKiriki | Believe | Reroll | Roll_]] = {
-                "kiriki": ShowKiriki, "believe": Believe, "reroll": Reroll, "roll": Roll_,
-            }  # fmt: skip
-            return simple[kind](by)
-        case "lift" | "reveal":
-            only_fields(data, "by", "dice")
-            dice = WORDS.parse_dice(str_field(data, "dice"))
-            return (Lift if kind == "lift" else Reveal)(str_field(data, "by"), dice)
-        case "raise":
-            only_fields(data, "by", "rank")
-            return Raise(str_field(data, "by"), WORDS.parse_rank(str_field(data, "rank")))
-        case "resign":
-            only_fields(data, "player")
-            return Resign(str_field(data, "player"))
-    raise NotationError(f"unknown Kiriki event type {quote(kind)}")
-
-
-def _two_dice(text: str) -> tuple[int, int]:
-    parts = text.replace("-", " ").split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise NotationError(f"a roll-off is two dice, like 5-3, not {quote(text)}")
-    return int(parts[0]), int(parts[1])
-
-
-def event_to_dict(event: Event) -> EventDict:
-    """An event as stored in a session file."""
-    match event:
-        case RollOff(first=a, second=b):
-            return {"type": "rolloff", "dice": f"{a}-{b}"}
-        case Claim(by=by, rank=rank, shown=shown):
-            out: EventDict = {"type": "claim", "by": by, "rank": LADDER.name(rank)}
-            if shown is not None:
-                out["show"] = shown
-            return out
-        case ShowKiriki(by=by):
-            return {"type": "kiriki", "by": by}
-        case Lift(by=by, dice=dice):
-            return {"type": "lift", "by": by, "dice": str(dice)}
-        case Believe(by=by):
-            return {"type": "believe", "by": by}
-        case Reveal(by=by, dice=dice):
-            return {"type": "reveal", "by": by, "dice": str(dice)}
-        case Raise(by=by, rank=rank):
-            return {"type": "raise", "by": by, "rank": LADDER.name(rank)}
-        case Reroll(by=by):
-            return {"type": "reroll", "by": by}
-        case Roll_(by=by):
-            return {"type": "roll", "by": by}
-        case Resign(player=player):
-            return {"type": "resign", "player": player}
-        case _:
-            assert_never(event)
-
-
 def json_value(value: object) -> object | None:
     """This game's own values in rulings, as JSON (None: not one of them)."""
     if isinstance(value, Rank):
@@ -1020,7 +1060,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     turn=turn,
     legal_actions=legal_actions,
     outcome=outcome,
-    actions=Legacy("Kiriki", event_from_dict, event_to_dict, "referee.games.kiriki.moves"),
+    actions=ACTIONS,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,
