@@ -705,7 +705,7 @@ def test_mia_json_and_tools_load_no_rich_and_no_other_game(tmp_path: Path, args:
 
     loaded = modules_after(tmp_path, *args)
     assert "referee.cli" in loaded  # the probe really ran the command
-    others = {f"referee.games.{g}" for g in ("kariki", "liars", "kiriki", "kalooki_game")}
+    others = {f"referee.games.{g}" for g in ("kariki", "liars", "kiriki", "kalooki")}
     assert {m for m in loaded if m.split(".")[0] == "rich" or m in others} == set(), loaded
 
 

@@ -318,25 +318,3 @@ class Actions:
             raise NotationError(f"unknown {self.game} event type {quote(kind)}")
         return found.read(data)
 
-
-class Legacy(Actions):
-    """A game whose actions are not declared yet (while the games move to declarations): its
-    stored form from its own two functions, its commands from its `moves` and `cli` modules."""
-
-    def __init__(
-        self,
-        game: str,
-        from_dict: Callable[[Mapping[str, object]], Any],
-        to_dict: Callable[[Any], dict[str, str | int]],
-        moves: str,
-    ) -> None:
-        super().__init__(game)
-        self.from_dict, self.to_dict, self.moves = from_dict, to_dict, moves
-
-    def event_to_dict(self, event: Any) -> dict[str, str | int]:
-        """An event as stored in a session file."""
-        return self.to_dict(event)
-
-    def event_from_dict(self, data: Mapping[str, object]) -> Any:
-        """An event read from a session file."""
-        return self.from_dict(data)

@@ -1,5 +1,6 @@
-"""The shape of each action's line, for the quick path: derived from the game's declarations
-(`referee.games.actions`), so an action means the same whichever path read its line."""
+"""The shape of each action's line, for the fast path's reader (`cli.line`): derived from the
+game's declarations (`referee.games.actions`), as its Typer command is (`cli.actions`), so an
+action means the same whichever path read its line."""
 
 from __future__ import annotations
 
@@ -27,24 +28,12 @@ class Option(NamedTuple):
     required: bool = False
 
 
-BY = Option("--by", "by", "text")  # who acts, checked against the turn (legacy moves)
-
-
-def needed(value: Any, command: str, what: str) -> Any:
-    """An argument the command cannot do without (legacy moves)."""
-    from referee.errors import UsageError
-
-    if value is None or value == []:
-        raise UsageError(f"{command} needs {what}")
-    return value
-
-
 class Move(NamedTuple):
     """One action command: what it makes of its values, and the shape of its line."""
 
     make: Callable[..., MakeEvent]
     words: tuple[Word, ...] = ()
-    options: tuple[Option, ...] = (BY,)
+    options: tuple[Option, ...] = ()
     after: Callable[[Any], None] | None = None  # given the workspace, once the card is drawn
 
 
@@ -66,14 +55,7 @@ def moves_of(game: Any) -> Moves:
             lambda space: acting.after(game, space),
         )
 
-    declared = games.load(game.name).actions
-    legacy = getattr(declared, "moves", None)  # a game whose actions are not declared yet
-    if legacy is not None:
-        import importlib
-
-        found: Moves = importlib.import_module(legacy).MOVES
-        return found
-    return {a.name: move(a) for a in declared}
+    return {a.name: move(a) for a in games.load(game.name).actions}
 
 
 def owners_of(word: str, but: str | None = None) -> list[Any]:
