@@ -132,7 +132,9 @@ def examples() -> tuple[Example, ...]:
 def examples_of(game: str) -> list[Example]:
     """The bundled examples of one game (High roll's is its module's)."""
     if game == plugin_game.NAME:
-        return [Example(EXAMPLES / "highroll.toml", game, plugin_game.NEW, plugin_game.LINES)]
+        return [
+            Example(EXAMPLES / "highroll.toml", game, plugin_game.EXAMPLE_NEW, plugin_game.LINES)
+        ]
     return [e for e in examples() if e.game == game]
 
 

@@ -14,24 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, NamedTuple
+from typing import NamedTuple
 
 import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.cli.common import (
-    DirectionOpt,
-    NameOpt,
-    NickOpt,
-    PlayersArg,
-    RulesetOpt,
-    ShellPlugin,
-    start_session,
-)
+from referee.cli.common import ShellPlugin
 from referee.errors import RuleViolation, UsageError
 from referee.games import GameInfo
-from referee.games.actions import BY, Actions, Param, action
+from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction,
     Game,
@@ -51,7 +43,7 @@ from referee.storage import rulesets
 NAME = "highroll"
 RULESET = 'game = "highroll"\nname = "highroll"\ndescription = "High roll"\ntarget = 3\n'
 # Its example, as the bundled ones are read: `new` and a whole game's lines.
-NEW = ("new", "highroll", "Ann", "Bob", "Cy")
+EXAMPLE_NEW = ("new", "highroll", "Ann", "Bob", "Cy")
 LINES = tuple(
     f"roll {total} --by {by}"
     for total, by in [(8, "Ann"), (5, "Bob"), (4, "Cy"), (9, "Ann"), (9, "Bob"), (3, "Cy"),
@@ -258,6 +250,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+NEW = New(help="A High roll table.", options=(FIRST, DIRECTION))
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -269,6 +262,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=lambda value: None,
     summary=summary,
@@ -325,22 +319,6 @@ def card_lines(state: State, width: int, title: str = "") -> int:
 # ---------------------------------------------------------------------------- the commands
 
 app = typer.Typer(help="High roll actions.", no_args_is_help=True, rich_markup_mode=None)
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: RulesetOpt = None,
-    nick: NickOpt = None,
-    first: Annotated[str | None, typer.Option(metavar="PLAYER", help="Who rolls first.")] = None,
-    direction: DirectionOpt = None,
-) -> None:
-    """A High roll table."""
-    start_session(
-        ctx, "highroll", players, nick=nick, name=name, ruleset=ruleset,
-        options={"first": first, "direction": direction}, player_options=("first",),
-    )  # fmt: skip
 
 
 SHELL = ShellPlugin(

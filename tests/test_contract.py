@@ -44,7 +44,7 @@ def test_every_registered_game_is_complete(referee: Runner, game: games.GameInfo
     assert cli.app.registered_commands
     if game.has_sessions:
         engine = games.load(game.name)
-        assert isinstance(engine, Game) and callable(cli.new) and cli.SHELL.prompt
+        assert isinstance(engine, Game) and engine.new.help and cli.SHELL.prompt
         assert callable(games.module(game.name, "render").card)
         assert callable(games.module(game.name, "words").words)
         from referee.cli.moves import moves_of
@@ -197,7 +197,7 @@ def test_every_example_runs_through_every_piece_of_the_contract(example: Example
 
 CONTRACT = {
     "state_type", "events", "rules_from_table", "options_from_table", "start", "apply", "turn",
-    "legal_actions", "outcome", "actions", "ruling", "json_value",
+    "legal_actions", "outcome", "actions", "new", "ruling", "json_value",
     "summary", "scores", "tally",
 }  # fmt: skip
 
@@ -215,7 +215,8 @@ def test_mypy_refuses_a_game_missing_a_piece_or_with_another_games_function(
         "events": "k.Event",
         "rules_from_table": "k.Rules.from_table",
         "ruling": "lambda state: state.ruling",
-        "actions": "k.GAME.actions",
+        "actions": "k.ACTIONS",
+        "new": "k.NEW",
     }
     lines = [
         "from referee.games.kariki import engine as k",

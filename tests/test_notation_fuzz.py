@@ -1,7 +1,7 @@
 """Every game's actions, fuzzed from their declarations (RELIABILITY.md's parser recipe): any
 words either are refused in one line or make an event that is stored and read back as itself,
 and whose shell line reads back to the same event; any text given to a notation parses or
-raises `NotationError`; any stored table reads as an event or a `NotationError`. Nothing here
+is refused as bad input (exit 2); any stored table reads as an event or a `NotationError`. Nothing here
 names a game: each one's own notation round trips are in its own tests."""
 
 from __future__ import annotations
@@ -52,8 +52,10 @@ def test_any_text_given_a_notation_parses_or_raises_a_notation_error(
     assert declared is not None
     parse = next(p.parse for p in declared.params if p.name == param)
     assert parse is not None
-    with contextlib.suppress(NotationError):
+    try:
         parse(text)
+    except RefereeError as refused:  # bad notation, or a word that looks like an option
+        assert refused.exit_code == 2
 
 
 def _words(p: Param) -> st.SearchStrategy[Any]:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from referee import games
-from referee.cli import acting
+from referee.cli import acting, output
 from referee.cli.common import SessionOpt, act, workspace
 from referee.games.actions import Action, Param
 
@@ -62,10 +62,59 @@ def command(game: games.GameInfo, action: Action) -> Callable[..., None]:
             "session", inspect.Parameter.KEYWORD_ONLY, annotation=SessionOpt, default=None
         )
     )
+    return _signed(callback, parameters, action.name, action.help)
+
+
+def new_command(game: games.GameInfo) -> Callable[..., None]:
+    """`referee new GAME`: every game's players, `--name`, `--ruleset` and `--nick`, then the
+    game's own options, from its declaration (`Game.new`)."""
+    from referee.cli.common import NameOpt, NickOpt, PlayersArg, RulesetOpt, start_session
+
+    declared = games.load(game.name).new
+
+    def callback(ctx: typer.Context, **values: Any) -> None:
+        players = values.pop("players")
+        options = {p.name: values.get(p.name) or None if p.kind == "flag" else values.get(p.name)
+                   for p in declared.options}  # fmt: skip
+        start_session(
+            ctx,
+            game.name,
+            players,
+            nick=values.get("nick"),
+            name=values.get("name"),
+            ruleset=values.get("ruleset"),
+            options=options,
+            player_options=tuple(p.name for p in declared.options if p.player),
+            warning=declared.warning(len(players)) if declared.warning else None,
+        )
+        if declared.under is not None:
+            said = declared.under(workspace(ctx).load(None).state)
+            if said:
+                output.warning_line(said)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+        inspect.Parameter("players", keyword, annotation=PlayersArg),
+        inspect.Parameter("name", keyword, annotation=NameOpt, default=None),
+        inspect.Parameter("ruleset", keyword, annotation=RulesetOpt, default=None),
+        inspect.Parameter("nick", keyword, annotation=NickOpt, default=None),
+    ]
+    for p in declared.options:
+        kind: Any = Annotated[_type(p), _typer_param(game, None, p)]
+        default = False if p.kind == "flag" else None
+        parameters.append(inspect.Parameter(p.name, keyword, annotation=kind, default=default))
+    return _signed(callback, parameters, "new", declared.help)
+
+
+def _signed(
+    callback: Callable[..., None], parameters: list[inspect.Parameter], name: str, help: str
+) -> Callable[..., None]:
+    """`callback` with the signature Typer reads its command from."""
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__annotations__ = {p.name: p.annotation for p in parameters}
-    callback.__name__ = action.name
-    callback.__doc__ = action.help
+    callback.__name__ = name
+    callback.__doc__ = help
     return callback
 
 
@@ -74,8 +123,8 @@ def _type(p: Param) -> Any:
     return base if p.kind == "flag" or p.required else base | None
 
 
-def _typer_param(game: games.GameInfo, action: Action, p: Param) -> Any:
-    complete = _completer(game, action, p)
+def _typer_param(game: games.GameInfo, action: Action | None, p: Param) -> Any:
+    complete = _completer(game, action, p) if action is not None else None
     if p.option is None:
         return typer.Argument(
             metavar=p.metavar or p.name.upper(),

@@ -423,7 +423,9 @@ def make_app(
     for game in attach:
         module = games.module(game.name, "cli")
         if game.has_sessions:
-            new_app.command(game.name)(module.new)
+            from referee.cli.actions import new_command
+
+            new_app.command(game.name)(new_command(game))
         sub = game_app(game, module.app, game_command)
         app.add_typer(sub, name=game.name, help=game.about)
         for alias in game.aliases:

@@ -99,6 +99,25 @@ class Param:
         return text.split() if self.split else [text]
 
 
+@dataclass(frozen=True, slots=True)
+class New:
+    """`referee new GAME`: its help, and the game's own options (the players, `--name`,
+    `--ruleset` and `--nick` are every game's); a `player` option names a player, by a prefix
+    or nickname as anywhere else, and is kept as his name."""
+
+    help: str
+    options: tuple[Param, ...] = ()
+    warning: Callable[[int], str | None] | None = None  # said above the card, for N players
+    under: Callable[[Any], str | None] | None = None  # a warning under it, from the first state
+
+
+FIRST = Param("first", option="--first", metavar="PLAYER", help="Who rolls first.", player=True)
+DIRECTION = Param(
+    "direction",
+    option="--direction",
+    metavar="left|right",
+    help="Which way play goes [default: the ruleset's].",
+)
 BY = Param(
     "by", option="--by", metavar="PLAYER", help="Who acts (checked against the turn).", actor=True
 )
@@ -317,4 +336,3 @@ class Actions:
         if found is None:
             raise NotationError(f"unknown {self.game} event type {quote(kind)}")
         return found.read(data)
-

@@ -21,7 +21,7 @@ from types import UnionType
 from typing import Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
-from referee.games.actions import Actions
+from referee.games.actions import Actions, New
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -90,6 +90,8 @@ class Game(Generic[R, Opt, S, E]):
     outcome: Callable[[S], Outcome]
     """Playing or finished, with the winners and standings."""
     actions: Actions
+    new: New
+    """`referee new GAME`: its help and the game's own options (`referee.games.actions`)."""
     """The game's actions, each declared once on its event (`referee.games.actions`): its
     commands, its events' lines and their stored form come from these."""
     ruling: Callable[[S], Sequence[object]]

@@ -17,14 +17,9 @@ from referee import storage
 from referee.cli import output
 from referee.cli.common import (
     JsonOpt,
-    NameOpt,
-    NickOpt,
-    PlayersArg,
     ShellPlugin,
-    start_session,
     workspace,
 )
-from referee.cli.common import RulesetOpt as SessionRulesetOpt
 from referee.errors import UsageError
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki import melds as k
@@ -74,44 +69,6 @@ def _verdict(ok: bool) -> None:
 
 
 # ---------------------------------------------------------------------------- the game's sheet
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: SessionRulesetOpt = None,
-    nick: NickOpt = None,
-    dealer: Annotated[
-        str | None,
-        typer.Option(
-            metavar="PLAYER",
-            help="Who deals round 1 [default: the first named].",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    """A Kalooki game.
-
-    3 to 6 players, in the order they sit (the deal passes to the left each round).
-    """
-    start_session(
-        ctx,
-        "kalooki",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"dealer": dealer},
-        player_options=("dealer",),
-    )
-    rules = workspace(ctx).load(None).state.rules
-    left, pack = kg.stock_after_last_deal(rules, len(players))
-    if left < kg.THIN_STOCK:
-        output.warning_line(
-            f"a thin pack: {len(players)} x {max(rules.deal_sizes)} cards in the last round"
-            f" leave {left} of {pack} for the stock"
-        )
 
 
 # ---------------------------------------------------------------------------- the tools

@@ -19,7 +19,7 @@ from enum import Enum
 from typing import Any, NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError
-from referee.games.actions import Actions, Param, action
+from referee.games.actions import FIRST, Actions, New, Param, action
 from referee.games.base import (
     Game,
     Outcome,
@@ -1138,6 +1138,34 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+def _thin_pack(rules: Rules, players: int) -> str | None:
+    """A warning for a game whose last round leaves too few cards for the stock."""
+    left, pack = stock_after_last_deal(rules, players)
+    if left >= THIN_STOCK:
+        return None
+    return (
+        f"a thin pack: {players} x {max(rules.deal_sizes)} cards in the last round"
+        f" leave {left} of {pack} for the stock"
+    )
+
+
+NEW = New(
+    help="""A Kalooki game.
+
+    3 to 6 players, in the order they sit (the deal passes to the left each round).
+    """,
+    options=(
+        replace(
+            FIRST,
+            name="dealer",
+            option="--dealer",
+            help="Who deals round 1 [default: the first named].",
+        ),
+    ),
+    under=lambda state: _thin_pack(state.rules, len(state.seats)),
+)
+
+
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -1149,6 +1177,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

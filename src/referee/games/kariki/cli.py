@@ -10,14 +10,10 @@ import typer
 from referee import storage
 from referee.cli import output
 from referee.cli.common import (
-    NameOpt,
-    NickOpt,
-    PlayersArg,
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
     session_state,
-    start_session,
 )
 from referee.errors import UsageError
 from referee.games.kariki import engine as kariki
@@ -29,42 +25,6 @@ app = typer.Typer(
     rich_markup_mode=None,
     no_args_is_help=True,
 )
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: RulesetOpt = None,
-    nick: NickOpt = None,
-    first: Annotated[
-        str | None, typer.Option(metavar="PLAYER", help="Who won the roll-off.", show_default=False)
-    ] = None,
-    direction: Annotated[
-        str | None,
-        typer.Option(
-            metavar="left|right", help="Which way play goes [default: left].", show_default=False
-        ),
-    ] = None,
-    buy_in: Annotated[
-        int | None,
-        typer.Option("--buy-in", metavar="N", help="Money each pays in.", show_default=False),
-    ] = None,
-) -> None:
-    """A Kariki table.
-
-    2 to 20 players in seat order.
-    """
-    start_session(
-        ctx,
-        "kariki",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"first": first, "direction": direction, "buy_in": buy_in},
-        player_options=("first",),
-    )
 
 
 @app.command()

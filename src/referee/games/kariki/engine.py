@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any, NamedTuple, TypeGuard, assert_never
 
 from referee.errors import RuleViolation, UsageError, quote
-from referee.games.actions import BY, Actions, Param, Table, action
+from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, Table, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
 )
@@ -1238,6 +1238,19 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+NEW = New(
+    help="""A Kariki table.
+
+    2 to 20 players in seat order.
+    """,
+    options=(
+        replace(FIRST, help="Who won the roll-off."),
+        replace(DIRECTION, help="Which way play goes [default: left]."),
+        Param("buy_in", "number", option="--buy-in", metavar="N", help="Money each pays in."),
+    ),
+)
+
+
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -1249,6 +1262,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

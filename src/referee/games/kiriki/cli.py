@@ -12,9 +12,6 @@ from referee.cli import output
 from referee.cli.common import (
     JsonOpt,
     NameOpt,
-    NickOpt,
-    PlayersArg,
-    RulesetOpt,
     SessionOpt,
     ShellPlugin,
     every_session,
@@ -36,43 +33,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: RulesetOpt = None,
-    nick: NickOpt = None,
-    format: Annotated[
-        str | None,
-        typer.Option(
-            metavar="FORMAT",
-            help="bullet, revolver, standard or classical [default: standard].",
-            show_default=False,
-        ),
-    ] = None,
-    ranked: Annotated[bool, typer.Option("--ranked", help="Rate the match (KR).")] = False,
-    first: Annotated[
-        str | None,
-        typer.Option(metavar="PLAYER", help="Who rolls first (else: rolloff).", show_default=False),
-    ] = None,
-) -> None:
-    """A Kiriki match.
-
-    Exactly two players. The roll-off is typed as 'referee kiriki rolloff 5 3' (one die each,
-    in the order named), or skipped with --first.
-    """
-    start_session(
-        ctx,
-        "kiriki",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"format": format, "ranked": ranked or None, "first": first},
-        player_options=("first",),
-    )
 
 
 @app.command()

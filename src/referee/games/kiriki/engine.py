@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
-from referee.games.actions import BY, Actions, Param, Table, action
+from referee.games.actions import BY, FIRST, Actions, New, Param, Table, action
 from referee.games.base import (
     Game,
     Outcome,
@@ -1050,6 +1050,25 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+NEW = New(
+    help="""A Kiriki match.
+
+    Exactly two players. The roll-off is typed as 'referee kiriki rolloff 5 3' (one die each,
+    in the order named), or skipped with --first.
+    """,
+    options=(
+        Param(
+            "format",
+            option="--format",
+            metavar="FORMAT",
+            help="bullet, revolver, standard or classical [default: standard].",
+        ),
+        Param("ranked", "flag", option="--ranked", help="Rate the match (KR)."),
+        replace(FIRST, help="Who rolls first (else: rolloff)."),
+    ),
+)
+
+
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -1061,6 +1080,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

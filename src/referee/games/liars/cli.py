@@ -10,15 +10,10 @@ import typer
 from referee import games, storage
 from referee.cli import output
 from referee.cli.common import (
-    DirectionOpt,
-    NameOpt,
-    NickOpt,
-    PlayersArg,
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
     session_state,
-    start_session,
 )
 from referee.errors import UsageError, quote
 from referee.games.liars import engine as liars
@@ -32,38 +27,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: RulesetOpt = None,
-    nick: NickOpt = None,
-    first: Annotated[
-        str | None, typer.Option(metavar="PLAYER", help="Who opens.", show_default=False)
-    ] = None,
-    direction: DirectionOpt = None,
-) -> None:
-    """A Liar's dice table.
-
-    2 to 20 players in seat order (best 4 to 8); --ruleset perudo plays Perudo: wild ones,
-    palifico and calza.
-    """
-    low, high = liars.SUGGESTED_PLAYERS
-    start_session(
-        ctx,
-        "liars",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"first": first, "direction": direction},
-        player_options=("first",),
-        warning=None
-        if low <= len(players) <= high
-        else f"Liar's dice plays best with {low} to {high} players",
-    )
 
 
 @app.command()

@@ -14,7 +14,7 @@ from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import RuleViolation, UsageError, quote
-from referee.games.actions import BY, Actions, Param, action
+from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
 )
@@ -791,6 +791,21 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+NEW = New(
+    help="""A Liar's dice table.
+
+    2 to 20 players in seat order (best 4 to 8); --ruleset perudo plays Perudo: wild ones,
+    palifico and calza.
+    """,
+    options=(replace(FIRST, help="Who opens."), DIRECTION),
+    warning=lambda n: (
+        None
+        if SUGGESTED_PLAYERS[0] <= n <= SUGGESTED_PLAYERS[1]
+        else f"Liar's dice plays best with {SUGGESTED_PLAYERS[0]} to {SUGGESTED_PLAYERS[1]} players"
+    ),
+)
+
+
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -802,6 +817,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,

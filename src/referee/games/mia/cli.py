@@ -10,15 +10,10 @@ import typer
 from referee import storage
 from referee.cli import output
 from referee.cli.common import (
-    DirectionOpt,
-    NameOpt,
-    NickOpt,
-    PlayersArg,
     RulesetOpt,
     SessionOpt,
     ShellPlugin,
     session_state,
-    start_session,
 )
 from referee.errors import UsageError
 from referee.games.mia import engine as mia
@@ -34,33 +29,6 @@ app = typer.Typer(
 ValueArg = Annotated[
     list[str], typer.Argument(metavar="VALUE", help="High die first: 31 .. 65, 11 .. 66, mia.")
 ]
-
-
-def new(
-    ctx: typer.Context,
-    players: PlayersArg,
-    name: NameOpt = None,
-    ruleset: RulesetOpt = None,
-    nick: NickOpt = None,
-    first: Annotated[
-        str | None, typer.Option(metavar="PLAYER", help="Who rolls first.", show_default=False)
-    ] = None,
-    direction: DirectionOpt = None,
-) -> None:
-    """A Mia (Mäxchen) table.
-
-    2 to 20 players in seat order, 6 lives each (the ruleset's `lives`).
-    """
-    start_session(
-        ctx,
-        "mia",
-        players,
-        nick=nick,
-        name=name,
-        ruleset=ruleset,
-        options={"first": first, "direction": direction},
-        player_options=("first",),
-    )
 
 
 @app.command()

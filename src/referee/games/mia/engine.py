@@ -14,7 +14,7 @@ from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import RuleViolation, UsageError, quote
-from referee.games.actions import BY, Actions, Param, action
+from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction,
     Game,
@@ -541,6 +541,15 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     return found.counts
 
 
+NEW = New(
+    help="""A Mia (Mäxchen) table.
+
+    2 to 20 players in seat order, 6 lives each (the ruleset's `lives`).
+    """,
+    options=(FIRST, DIRECTION),
+)
+
+
 GAME: Game[Rules, Options, State, Event] = Game(
     state_type=State,
     events=Event,
@@ -552,6 +561,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     legal_actions=legal_actions,
     outcome=outcome,
     actions=ACTIONS,
+    new=NEW,
     ruling=lambda state: state.ruling,
     json_value=json_value,
     summary=summary,
