@@ -1,8 +1,8 @@
 """Every game's actions, fuzzed from their declarations (RELIABILITY.md's parser recipe): any
 words either are refused in one line or make an event that is stored and read back as itself,
-and whose shell line reads back to the same event; any text given to a notation parses or
-is refused as bad input (exit 2); any stored table reads as an event or a `NotationError`. Nothing here
-names a game: each one's own notation round trips are in its own tests."""
+and whose shell line reads back to the same event; any text given to a notation parses or is
+refused as bad input (exit 2); any stored table reads as an event or a `NotationError`.
+Nothing here names a game: each one's own notation round trips are in its own tests."""
 
 from __future__ import annotations
 
