@@ -167,6 +167,23 @@ def seat_of(people: Sequence[Named], name: str) -> int:
     raise UsageError(f"unknown player {quote(name)}")
 
 
+def on_turn(
+    people: Sequence[Named],
+    turn: int,
+    by: str,
+    out: Callable[[int], str | None] = lambda seat: None,
+) -> int:
+    """The seat of `by`, who acts now: refused when he is out (`out` says why of his seat:
+    "has no lives left: out of the game") or when it is another player's turn."""
+    i = seat_of(people, by)
+    why = out(i)
+    if why:
+        raise RuleViolation(f"{by} {why}")
+    if i != turn:
+        raise RuleViolation(f"it is {people[turn].name}'s turn, not {by}'s")
+    return i
+
+
 # ---------------------------------------------------------------------------- seats and turns
 # Every turn-based game seats its players in the order they were named and passes the turn
 # round the table, skipping those who are out: written once here, used by each engine.

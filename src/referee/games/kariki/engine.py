@@ -26,6 +26,7 @@ from referee.games.base import (
     checked_number,
     direction_option,
     next_seat,
+    on_turn,
     player_option,
     seat_of,
     turn_order,
@@ -774,12 +775,8 @@ def _end_night(state: State) -> State:
 
 
 def _actor(state: State, by: str) -> int:
-    i = state.index(by)
-    if state.seats[i].out:
-        raise RuleViolation(f"{by} is out of the game")
-    if i != state.turn:
-        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
-    return i
+    out = "is out of the game"
+    return on_turn(state.seats, state.turn, by, lambda i: out if state.seats[i].out else None)
 
 
 def is_raise(standing: Rank, claim: Rank, rules: Rules) -> bool:

@@ -21,6 +21,7 @@ from referee.games.base import (
     Outcome,
     PlayerInfo,
     Tallies,
+    on_turn,
     player_option,
     seat_of,
 )
@@ -610,12 +611,10 @@ def _or(moves: Sequence[str]) -> str:
 
 
 def _actor(state: State, by: str, phase: Phase) -> int:
-    i = state.index(by)
+    state.index(by)  # an unknown player is refused first
     if state.phase is not phase:
         raise RuleViolation(f"not now: {what_now(state)}")
-    if i != state.turn:
-        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
-    return i
+    return on_turn(state.sides, state.turn, by)
 
 
 def _resign(state: State, i: int, facts: list[Fact]) -> State:

@@ -25,6 +25,7 @@ from referee.games.base import (
     Tallies,
     direction_option,
     next_seat,
+    on_turn,
     player_option,
     seat_of,
 )
@@ -505,12 +506,8 @@ def apply(state: State, event: Event) -> State:
 
 
 def _actor(state: State, by: str) -> int:
-    i = state.index(by)
-    if state.cups[i].dice == 0:
-        raise RuleViolation(f"{by} has no dice left: out of the game")
-    if i != state.turn:
-        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
-    return i
+    out = "has no dice left: out of the game"
+    return on_turn(state.cups, state.turn, by, lambda i: out if state.cups[i].dice == 0 else None)
 
 
 def _bid(state: State, i: int, bid: Bid) -> State:

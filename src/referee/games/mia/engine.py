@@ -23,8 +23,8 @@ from referee.games.base import (
     Tallies,
     direction_option,
     next_seat,
+    on_turn,
     player_option,
-    seat_of,
 )
 from referee.games.mia.values import MIA, DoublesOrder, MiaValue, ladder
 from referee.ruleset import TableReader
@@ -356,12 +356,10 @@ def apply(state: State, event: Event) -> State:
 
 
 def _actor(state: State, by: str) -> int:
-    i = seat_of(state.seats, by)
-    if state.seats[i].lives == 0:
-        raise RuleViolation(f"{by} has no lives left: out of the game")
-    if i != state.turn:
-        raise RuleViolation(f"it is {state.name(state.turn)}'s turn, not {by}'s")
-    return i
+    out = "has no lives left: out of the game"
+    return on_turn(
+        state.seats, state.turn, by, lambda i: out if state.seats[i].lives == 0 else None
+    )
 
 
 def _answerer(state: State, by: str, verb: str) -> int:
