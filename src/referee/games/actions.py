@@ -28,8 +28,8 @@ Nothing here imports Typer, Rich or TOML: an engine declares, the layers above d
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 from referee.errors import NotationError, UsageError, quote
 
@@ -38,8 +38,7 @@ Stored = Literal["text", "number", "flag"]  # a string, a whole number, 1 when s
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+class Param(NamedTuple):
     """One thing an action's line carries, and how its event keeps it (see the module)."""
 
     name: str  # the Typer parameter's name, and the event's field (unless `field`)
@@ -99,8 +98,7 @@ class Param:
         return text.split() if self.split else [text]
 
 
-@dataclass(frozen=True, slots=True)
-class New:
+class New(NamedTuple):
     """`referee new GAME`: its help, and the game's own options (the players, `--name`,
     `--ruleset` and `--nick` are every game's); a `player` option names a player, by a prefix
     or nickname as anywhere else, and is kept as his name."""
@@ -138,15 +136,14 @@ class Table(Protocol):
 Build = Callable[[Mapping[str, Any], Any, Table], Any]  # (typed values, state, table) -> event
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One command of a game and the event it makes (see the module)."""
 
     name: str
     event: type
     params: tuple[Param, ...]
     help: str
-    fixed: Mapping[str, Any] = field(default_factory=dict)  # fields this command sets itself
+    fixed: Mapping[str, Any] = MappingProxyType({})  # fields this command sets itself
     check: Callable[[Mapping[str, Any]], None] | None = None  # typed values, before the session
     build: Build | None = None  # the event from the typed values, when not field by field
 

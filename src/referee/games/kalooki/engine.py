@@ -1155,8 +1155,7 @@ NEW = New(
     3 to 6 players, in the order they sit (the deal passes to the left each round).
     """,
     options=(
-        replace(
-            FIRST,
+        FIRST._replace(
             name="dealer",
             option="--dealer",
             help="Who deals round 1 [default: the first named].",

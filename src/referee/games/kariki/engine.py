@@ -1241,8 +1241,8 @@ NEW = New(
     2 to 20 players in seat order.
     """,
     options=(
-        replace(FIRST, help="Who won the roll-off."),
-        replace(DIRECTION, help="Which way play goes [default: left]."),
+        FIRST._replace(help="Who won the roll-off."),
+        DIRECTION._replace(help="Which way play goes [default: left]."),
         Param("buy_in", "number", option="--buy-in", metavar="N", help="Money each pays in."),
     ),
 )

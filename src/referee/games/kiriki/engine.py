@@ -149,7 +149,7 @@ def _acting(by: str | None, state: State, table: Table) -> str:
     return table.actor(by)
 
 
-ACTOR = replace(BY, resolve=_acting)
+ACTOR = BY._replace(resolve=_acting)
 RANK = Param(
     "rank", "words", metavar="RANK", help="4 .. 11, tabique, pair of kings, KK, 5-5, q-k ...",
     parse=WORDS.parse_rank, show=LADDER.name, required=True,
@@ -1063,7 +1063,7 @@ NEW = New(
             help="bullet, revolver, standard or classical [default: standard].",
         ),
         Param("ranked", "flag", option="--ranked", help="Rate the match (KR)."),
-        replace(FIRST, help="Who rolls first (else: rolloff)."),
+        FIRST._replace(help="Who rolls first (else: rolloff)."),
     ),
 )
 

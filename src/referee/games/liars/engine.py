@@ -794,7 +794,7 @@ NEW = New(
     2 to 20 players in seat order (best 4 to 8); --ruleset perudo plays Perudo: wild ones,
     palifico and calza.
     """,
-    options=(replace(FIRST, help="Who opens."), DIRECTION),
+    options=(FIRST._replace(help="Who opens."), DIRECTION),
     warning=lambda n: (
         None
         if SUGGESTED_PLAYERS[0] <= n <= SUGGESTED_PLAYERS[1]
