@@ -236,6 +236,25 @@ def player_option(
     return value
 
 
+def seating(
+    table: Mapping[str, object],
+    players: Sequence[PlayerInfo],
+    game: str,
+    first_is: str,
+    default: Direction,
+    also: tuple[str, ...] = (),
+) -> tuple[str, Direction]:
+    """Who acts first and which way play goes, as `new` stored them (`FIRST`, `DIRECTION`),
+    checked as strictly as typed: a key other than these and the game's own (`also`) is
+    refused, as is a first player nobody is."""
+    names = [p.name for p in players]
+    extra = sorted(set(table) - {"first", "direction", *also})
+    if extra:
+        raise UsageError(f"unknown {game} options: {', '.join(extra)[:60]}")
+    first = player_option(table, "first", names, first_is) or names[0]
+    return first, direction_option(table, default)
+
+
 def direction_option(table: Mapping[str, object], default: Direction) -> Direction:
     """The stored `direction` option, `default` (the ruleset's) if not given."""
     value = table.get("direction", default.value)

@@ -24,11 +24,10 @@ from referee.games.base import (
     PlayerInfo,
     Tallies,
     checked_number,
-    direction_option,
     next_seat,
     on_turn,
-    player_option,
     seat_of,
+    seating,
     turn_order,
 )
 from referee.notation.dice import KARIKI as LADDER
@@ -164,12 +163,9 @@ def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    names = [p.name for p in players]
-    extra = sorted(set(table) - {"first", "direction", "buy_in"})
-    if extra:
-        raise UsageError(f"unknown Kariki options: {', '.join(extra)[:60]}")
-    first = player_option(table, "first", names, "first roller") or names[0]
-    direction = direction_option(table, Direction.LEFT)
+    first, direction = seating(
+        table, players, "Kariki", "first roller", Direction.LEFT, also=("buy_in",)
+    )
     buy_in = table.get("buy_in", rules.buy_in)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
         raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")

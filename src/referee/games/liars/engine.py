@@ -23,11 +23,10 @@ from referee.games.base import (
     Outcome,
     PlayerInfo,
     Tallies,
-    direction_option,
     next_seat,
     on_turn,
-    player_option,
     seat_of,
+    seating,
 )
 from referee.games.liars.bids import Bid, Hands, count_dice, parse_count
 from referee.ruleset import TableReader
@@ -135,12 +134,7 @@ def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    names = [p.name for p in players]
-    extra = sorted(set(table) - {"first", "direction"})
-    if extra:
-        raise UsageError(f"unknown Liar's dice options: {', '.join(extra)[:60]}")
-    first = player_option(table, "first", names, "first bidder") or names[0]
-    return Options(first, direction_option(table, rules.direction))
+    return Options(*seating(table, players, "Liar's dice", "first bidder", rules.direction))
 
 
 # ---------------------------------------------------------------------------- events

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
-from referee.errors import RuleViolation, UsageError, quote
+from referee.errors import RuleViolation, quote
 from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction,
@@ -21,10 +21,9 @@ from referee.games.base import (
     Outcome,
     PlayerInfo,
     Tallies,
-    direction_option,
     next_seat,
     on_turn,
-    player_option,
+    seating,
 )
 from referee.games.mia.values import MIA, DoublesOrder, MiaValue, ladder
 from referee.ruleset import TableReader
@@ -81,12 +80,7 @@ def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    names = [p.name for p in players]
-    extra = sorted(set(table) - {"first", "direction"})
-    if extra:
-        raise UsageError(f"unknown Mia options: {', '.join(extra)[:60]}")
-    first = player_option(table, "first", names, "first roller") or names[0]
-    return Options(first, direction_option(table, rules.direction))
+    return Options(*seating(table, players, "Mia", "first roller", rules.direction))
 
 
 # ---------------------------------------------------------------------------- events
