@@ -375,6 +375,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
     assert set(doc) == {
         "game",
         "session",
+        "house_rules",
         "round",
         "contract",
         "deal_size",

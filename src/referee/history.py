@@ -240,6 +240,11 @@ def markdown(session: Session, result: Outcome, card_text: str) -> str:
         lines.append(f"Result: {won} won" + (" (provisional)" if result.provisional else ""))
     else:
         lines.append("Result: still playing")
+    from referee.house import phrases
+
+    house = phrases(session.game, session.ruleset)
+    if house:
+        lines.append(f"House rules: {_md(', '.join(house))}")
     lines += ["", "## Score card", "", "```text", card_text.rstrip("\n").replace("```", "'''"),
               "```", "", "## History", ""]  # fmt: skip
     if not session.events:

@@ -210,16 +210,20 @@ def draw_card(
     chooses)."""
     if state is None:
         state = replay(session)
+    from referee.house import phrases
+    from referee.render.common import house_line, wrapped_lines
+
     render = games.module(session.game, "render")
     width = output.width()
+    house = house_line(phrases(session.game, session.ruleset), min(width, 40))
     if full is None:
-        from referee.render.common import wrapped_lines
-
-        used = above + (wrapped_lines(ruling, width) if ruling else 0)
+        used = above + (wrapped_lines(ruling, width) if ruling else 0) + (house is not None)
         # Two lines of the screen are not ours: the line typed, and the prompt after the card.
         full = render.card_lines(state, width, session.name) + used <= output.height() - 2
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))
+    if house is not None:
+        screens.append(house)
     output.draw(*screens)
 
 
@@ -237,8 +241,11 @@ def show(
     running totals (a game of rounds), or its summary as JSON."""
     loaded = space.load(ref)
     if json_out:
+        from referee.house import summary
+
         doc = loaded.session.engine.summary(loaded.state)
         doc["session"] = loaded.session.name
+        doc["house_rules"] = summary(loaded.session.game, loaded.session.ruleset)
         output.print_json(doc)
         return
     if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`

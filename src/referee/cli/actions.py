@@ -68,7 +68,14 @@ def command(game: games.GameInfo, action: Action) -> Callable[..., None]:
 def new_command(game: games.GameInfo) -> Callable[..., None]:
     """`referee new GAME`: every game's players, `--name`, `--ruleset` and `--nick`, then the
     game's own options, from its declaration (`Game.new`)."""
-    from referee.cli.common import NameOpt, NickOpt, PlayersArg, RulesetOpt, start_session
+    from referee.cli.common import (
+        NameOpt,
+        NickOpt,
+        PlayersArg,
+        RulesetOpt,
+        SetOpt,
+        start_session,
+    )
 
     declared = games.load(game.name).new
 
@@ -83,6 +90,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
             nick=values.get("nick"),
             name=values.get("name"),
             ruleset=values.get("ruleset"),
+            sets=values.get("sets"),
             options=options,
             player_options=tuple(p.name for p in declared.options if p.player),
             warning=declared.warning(len(players)) if declared.warning else None,
@@ -98,6 +106,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
         inspect.Parameter("players", keyword, annotation=PlayersArg),
         inspect.Parameter("name", keyword, annotation=NameOpt, default=None),
         inspect.Parameter("ruleset", keyword, annotation=RulesetOpt, default=None),
+        inspect.Parameter("sets", keyword, annotation=SetOpt, default=None),
         inspect.Parameter("nick", keyword, annotation=NickOpt, default=None),
     ]
     for p in declared.options:

@@ -160,14 +160,21 @@ def words_of(game: str, ruling: object) -> str:
 
 def new_command(session: Any) -> str:
     """The `referee new` line that starts this session again, for `log --script`."""
+    import shlex
+
     from referee.games.base import words as line
+    from referee.house import house_rules
 
     players = [p.name + (f"={p.nickname}" if p.nickname else "") for p in session.players]
     options = dict(session.options.items())
-    ruleset = session.ruleset.get("name")
+    # The bundled ruleset it started from and every key it sets otherwise, so the line starts
+    # the same table in any data folder, a table's own ruleset file included.
+    base, house = house_rules(session.game, session.ruleset)
     default = games.info(session.game).rulesets[0]
-    extra = {"ruleset": ruleset} if ruleset and ruleset != default else {}
-    return "referee " + line("new", session.game, *players, **options, **extra)
+    extra = {"ruleset": base} if base != default else {}
+    sets = [w for k, v in house.items() for w in ("--set", f"{k}={storage.toml_text(v)}")]
+    said = line("new", session.game, *players, **options, **extra)
+    return "referee " + said + (" " + shlex.join(sets) if sets else "")
 
 
 def undo(ctx: typer.Context, session: SessionOpt = None) -> None:

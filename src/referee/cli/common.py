@@ -55,6 +55,15 @@ RulesetOpt = Annotated[
         metavar="RULESET", help="Bundled ruleset NAME, or PATH to yours.", show_default=False
     ),
 ]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="A ruleset key for this session only, the value in TOML (repeat for more).",
+        show_default=False,
+    ),
+]
 NickOpt = Annotated[
     list[str] | None,
     typer.Option(metavar="NAME=NICK", help="A nickname (repeat for more).", show_default=False),
@@ -126,6 +135,7 @@ def start_session(
     player_options: tuple[str, ...] = (),
     warning: str | None = None,
     table: Mapping[str, Any] | None = None,
+    sets: list[str] | None = None,
 ) -> None:
     """`referee new GAME ...`: check everything, write the session, make it current.
 
@@ -144,6 +154,10 @@ def start_session(
             f"ruleset {quote(str(table.get('name')))} is for"
             f" {printable(str(table.get('game')))[:20]}, not {info.name}"
         )
+    if sets:  # house rules for this session only: the ruleset kept is the whole of it
+        from referee.house import with_sets
+
+        table = with_sets(info.name, table, sets)
     people = parse_players(players, nick or (), info.name)
     stored = {key: value for key, value in options.items() if value is not None}
     labels = [(p.name, p.name) for p in people] + [

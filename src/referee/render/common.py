@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from referee.render.cells import width_of
+from referee.render.cells import cut, width_of
 from referee.text import printable
 
 
@@ -53,3 +53,11 @@ def wrapped_lines(text: str, columns: int) -> int:
 
     console = Console(width=columns, no_color=True, legacy_windows=False)
     return sum(len(Text(line, tab_size=8).wrap(console, columns)) for line in lines)
+
+
+def house_line(phrases: list[str], width: int) -> Text | None:
+    """A session's house rules under its card, one line of `width` cells at most (cut with
+    …); None when it plays the bundled rules."""
+    if not phrases:
+        return None
+    return literal(cut("house: " + ", ".join(phrases), width, "…"))

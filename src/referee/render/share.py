@@ -50,6 +50,7 @@ class ShareCard(NamedTuple):
     standings: tuple[Standing, ...]
     narrow: str  # the game's card for a phone: 40 columns, or 50 when that saves a third
     wide: str  # the game's card at 96 columns
+    house: str = ""  # its house rules in words ("calza once each, ..."), "" for none
 
     @property
     def narrow_columns(self) -> int:
@@ -114,6 +115,7 @@ def card_text(render_card: RenderableType, width: int) -> str:
 def share_card(session: Session, state: Any) -> ShareCard:
     """The share card of a session in the state `state` (its replay)."""
     from referee import games
+    from referee.house import phrases
 
     engine = session.engine
     outcome = engine.outcome(state)
@@ -130,6 +132,7 @@ def share_card(session: Session, state: Any) -> ShareCard:
             lambda width: int(render.card_lines(state, width, session.name)),
         ),
         wide=card_text(card(state, session.name, WIDE, compact=False), WIDE),
+        house=", ".join(phrases(session.game, session.ruleset)),
     )
 
 
@@ -159,6 +162,7 @@ main{max-width:62rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:0}
 .meta{color:var(--muted);margin:.1rem 0 0}
 .result{font-size:1.2rem;font-weight:600;color:var(--accent);margin:1rem 0 .5rem}
+.house{color:var(--muted);margin:0 0 .5rem;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;max-width:28rem}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}
 th{color:var(--muted);font-weight:600;font-size:.9rem}
@@ -186,7 +190,8 @@ def fragment(card: ShareCard) -> str:
         f'<header data-title="{escape(card.title)}"><h1>{escape(card.game)}</h1>'
         f'<p class="meta">{escape(card.name)} &middot; {escape(card.date)}</p></header>'
         f'<p class="result">{escape(card.result)}</p>'
-        '<table><thead><tr><th class="n">#</th><th>player</th><th class="n">score</th></tr>'
+        + (f'<p class="house">house rules: {escape(card.house)}</p>' if card.house else "")
+        + '<table><thead><tr><th class="n">#</th><th>player</th><th class="n">score</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
         f'<pre class="narrow{" c50" if card.narrow_columns > NARROW else ""}">'
         f"{escape(card.narrow)}</pre>"
@@ -238,6 +243,10 @@ SVG_FONT = 'ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace'
 def picture_lines(card: ShareCard) -> list[str]:
     """The lines of the SVG and PNG: heading, result, standings, then the phone card."""
     lines = [card.game.upper(), f"{card.name}, {card.date}", "", card.result, ""]
+    if card.house:
+        from referee.render.cells import wrap_words
+
+        lines[-1:] = [*wrap_words(f"house rules: {card.house}", NARROW, "  "), ""]
     for s in card.standings:
         score = "" if s.score is None else str(s.score)
         lines.append(f"{s.place:>2}. {s.player:<20} {score:>8}".rstrip())

@@ -23,6 +23,8 @@ from referee.storage.codec import (
     session_from_export,
     session_to_doc,
     session_to_text,
+    toml_text,
+    toml_value,
 )
 from referee.storage.exports import STDOUT, write_new, write_sqlite
 from referee.storage.files import MAX_FILE_BYTES, read_bytes, read_text, shown
@@ -107,6 +109,8 @@ __all__ = [
     "session_to_doc",
     "session_to_text",
     "shown",
+    "toml_text",
+    "toml_value",
     "transaction",
     "write_new",
     "write_sqlite",

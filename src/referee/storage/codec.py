@@ -79,6 +79,41 @@ def read_toml(path: Path, what: str = "file") -> dict[str, Any]:
     return parse_toml(read_bytes(path, what), path)
 
 
+def toml_value(text: str) -> object:
+    """One value in TOML syntax (`5`, `true`, `"ends_round"`, `[70, 30]`), as `--set KEY=VALUE`
+    gives it; a bare word is taken as the text it is (`--set mia_announced=ends_round`).
+    `UsageError` if it is neither."""
+    import re
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]{0,39}", text):
+            return text
+        raise UsageError(
+            f'{quote(text)} is no TOML value: try 5, true, "word" or [70, 30]'
+        ) from None
+
+
+def toml_text(value: object) -> str:
+    """A value in TOML syntax on one line, as `toml_value` reads it back (`--set` in `log
+    --script`): a table inline (`{ text = "...", seconds_per_slash = 10 }`), a list in brackets."""
+    import re
+
+    import tomli_w
+
+    if isinstance(value, dict):
+        pairs = [
+            f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else toml_text(k)} = {toml_text(v)}"
+            for k, v in value.items()
+        ]
+        return "{ " + ", ".join(pairs) + " }" if pairs else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value}).removeprefix("v = ").rstrip("\n")
+
+
 def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
     """Parse TOML bytes, turning every failure into one clear `StorageError`."""
     import tomllib
