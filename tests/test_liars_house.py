@@ -245,3 +245,23 @@ def test_house_words_name_each_key_in_a_few_words() -> None:
     assert HOUSE_WORDS["exact_call_limit"]("once_per_game") == "calza once each"
     assert HOUSE_WORDS["exact_call_after_loss"](True) == "calza after a lost die"
     assert HOUSE_WORDS["palifico_once"](True) == "palifico once each"
+
+
+@pytest.mark.parametrize(
+    ("house", "exact"),
+    [
+        pytest.param({}, "exact: anyone but Cy", id="default-anyone-but-the-bidder"),
+        pytest.param(LIMIT, "exact: Ann", id="once-names-who-may-still"),
+        pytest.param(AFTER, "exact: Bob", id="after-loss-names-who-lost-one"),
+    ],
+)
+def test_the_card_names_who_may_calza_when_a_house_rule_leaves_some_out(
+    house: dict[str, Any], exact: str
+) -> None:
+    state = play(REGAINED, table("Ann Bob Cy", PERUDO, **house))
+    assert [line.plain for line in status_lines(state)] == [
+        "bid: three twos (3x2) by Cy",
+        "Ann: raise or call",
+        exact,
+        "raises: 2x1 3x3 3x4 3x5 3x6 4x2",
+    ]
