@@ -12,7 +12,14 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from referee.games.liars.bids import count_dice
-from referee.games.liars.engine import CallBy, Direction, State, has_calza, smallest_raises
+from referee.games.liars.engine import (
+    CallBy,
+    Direction,
+    State,
+    calza_barred,
+    has_calza,
+    smallest_raises,
+)
 from referee.games.liars.words import play_goes
 from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
@@ -53,11 +60,18 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
         raises = smallest_raises(state)
         rules = state.rules
         calza = has_calza(state)
+        # A house rule (one calza each, only after a lost die) may leave some out: name who may.
+        callers = [
+            printable(state.name(i))
+            for i in state.active
+            if i != state.bidder and calza_barred(state, i) is None
+        ]
+        named = calza and rules.exact_call_by is CallBy.ANY and len(callers) < len(state.active) - 1
         mine = ["raise"] if raises else []
         anyone: list[str] = []
         for verb, by, open_now in (
             ("call", rules.call_by, True),
-            ("exact", rules.exact_call_by, calza),
+            ("exact", rules.exact_call_by, calza and not named),
         ):
             if open_now:
                 (mine if by is CallBy.TURN else anyone).append(verb)
@@ -67,6 +81,8 @@ def status_lines(state: State, width: int = 40, full: bool = True) -> list[Text]
             lines += wrapped
         if anyone:
             lines += _wrap(f"{_join(anyone)}: anyone but {bidder}", width)
+        if named:
+            lines += _wrap(f"exact: {_join(callers)}", width)
         if full and raises:
             lines += _wrap("raises: " + " ".join(str(b) for b in raises), width)
     if state.palifico:

@@ -55,6 +55,13 @@ class CallBy(Enum):
     ANY = "any"
 
 
+class ExactCallLimit(Enum):
+    """How often each player may calza (`exact_call_limit`)."""
+
+    NONE = "none"
+    ONCE_PER_GAME = "once_per_game"
+
+
 class NextStarter(Enum):
     """Who opens the round after a call (`next_starter`)."""
 
@@ -81,6 +88,9 @@ class Rules:
     exact_call: bool = False
     exact_call_by: CallBy = CallBy.ANY
     two_player_calza: bool = True  # False: no calza once two players are left
+    exact_call_limit: ExactCallLimit = ExactCallLimit.NONE  # once_per_game: one calza each
+    exact_call_after_loss: bool = False  # True: only a player who has lost a die may calza
+    palifico_once: bool = False  # True: no second palifico after a die regained by calza
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -115,6 +125,9 @@ class Rules:
             exact_call=r.flag("exact_call", d.exact_call),
             exact_call_by=r.choice("exact_call_by", CallBy, d.exact_call_by),
             two_player_calza=r.flag("two_player_calza", d.two_player_calza),
+            exact_call_limit=r.choice("exact_call_limit", ExactCallLimit, d.exact_call_limit),
+            exact_call_after_loss=r.flag("exact_call_after_loss", d.exact_call_after_loss),
+            palifico_once=r.flag("palifico_once", d.palifico_once),
         )
         if rules.bidding_rule is BiddingRule.PERUDO and not rules.ones_wild:
             r.problems.append("bidding_rule = perudo needs ones_wild = true")
@@ -288,26 +301,46 @@ class RoundStarts(NamedTuple):
     palifico: bool
 
 
+class PalificoSpent(NamedTuple):
+    """A player drops to one die again, but has had his palifico round (`palifico_once`)."""
+
+    player: str
+
+
 class Won(NamedTuple):
     """The last player with dice."""
 
     player: str
 
 
-Fact = Started | Bade | Counted | LostDie | RegainedDie | KeptDice | WentOut | RoundStarts | Won
+Fact = (
+    Started
+    | Bade
+    | Counted
+    | LostDie
+    | RegainedDie
+    | KeptDice
+    | WentOut
+    | PalificoSpent
+    | RoundStarts
+    | Won
+)
 
 # ---------------------------------------------------------------------------- state
 
 
 @dataclass(frozen=True, slots=True)
 class Cup:
-    """One player: the dice left under his cup, and whether his palifico round was played."""
+    """One player: the dice left under his cup, whether his palifico round was played, and
+    what the house rules on calza ask of him (his calzas so far, whether he has lost a die)."""
 
     name: str
     nickname: str | None = None
     dice: int = 0
     had_palifico: bool = False
     out_at: int = 0  # the number of the event that took his last die (0: still in)
+    calzas: int = 0  # exact calls made, right or wrong (`exact_call_limit`)
+    lost_a_die: bool = False  # ever, even if a calza gave it back (`exact_call_after_loss`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,7 +572,7 @@ def _caller(state: State, event: Call) -> int:
     if i == state.bidder:
         raise RuleViolation(f"{event.by} made that bid: another player must call it")
     rules = state.rules
-    if event.exact and not has_calza(state):
+    if event.exact and not _calza_at_table(state):
         if not rules.exact_call:
             raise RuleViolation("this ruleset has no exact call (calza): use call")
         raise RuleViolation("no exact call (calza) with two players left: use call")
@@ -547,7 +580,33 @@ def _caller(state: State, event: Call) -> int:
     if who_may is CallBy.TURN and i != state.turn:
         verb = "call exact" if event.exact else "call"
         raise RuleViolation(f"it is {state.name(state.turn)}'s turn to {verb}, not {event.by}'s")
+    if event.exact:
+        reason = calza_barred(state, i)
+        if reason is not None:
+            raise RuleViolation(f"{event.by} cannot calza: {reason}")
     return i
+
+
+def _calza_at_table(state: State) -> bool:
+    """Whether the ruleset has calza, with as many players as are still in."""
+    rules = state.rules
+    return rules.exact_call and (rules.two_player_calza or len(state.active) > 2)
+
+
+def calza_barred(state: State, i: int) -> str | None:
+    """Why the table's house rules keep seat `i` from calling exact, or None.
+
+    >>> ann = State(Rules(exact_call_limit=ExactCallLimit.ONCE_PER_GAME),
+    ...             (Cup("Ann", dice=5, calzas=1),), Direction.LEFT, turn=0)
+    >>> calza_barred(ann, 0)
+    'each player calzas once a game (exact_call_limit = once_per_game)'
+    """
+    rules, cup = state.rules, state.cups[i]
+    if rules.exact_call_limit is ExactCallLimit.ONCE_PER_GAME and cup.calzas >= 1:
+        return "each player calzas once a game (exact_call_limit = once_per_game)"
+    if rules.exact_call_after_loss and not cup.lost_a_die:
+        return "only a player who has lost a die calzas (exact_call_after_loss = true)"
+    return None
 
 
 def _call(state: State, event: Call) -> State:
@@ -560,6 +619,7 @@ def _call(state: State, event: Call) -> State:
     facts: list[Fact] = [Counted(event.by, bid, state.name(bidder), count, event.exact, held, wild)]
     cups = list(state.cups)
     if event.exact:
+        cups[i] = replace(cups[i], calzas=cups[i].calzas + 1)
         loser, winner = (None, i) if held else (i, None)
         if held and cups[i].dice < state.rules.dice_per_player:
             cups[i] = replace(cups[i], dice=cups[i].dice + 1)
@@ -577,21 +637,25 @@ def _call(state: State, event: Call) -> State:
         starter = by_rule[state.rules.next_starter]
     palifico = False
     if loser is not None:
-        cups[loser] = replace(cups[loser], dice=cups[loser].dice - 1)
+        cups[loser] = replace(cups[loser], dice=cups[loser].dice - 1, lost_a_die=True)
         facts.append(LostDie(state.name(loser), cups[loser].dice))
         left_in = sum(1 for c in cups if c.dice > 0)
+        rules = state.rules
         if cups[loser].dice == 0:
             cups[loser] = replace(cups[loser], out_at=state.events + 1)
             facts.append(WentOut(state.name(loser)))
         elif (
             cups[loser].dice == 1
-            and state.rules.palifico
-            and not cups[loser].had_palifico
-            and state.rules.dice_per_player > 1
-            and (left_in > 2 or state.rules.two_player_palifico)
+            and rules.palifico
+            and rules.dice_per_player > 1
+            and (left_in > 2 or rules.two_player_palifico)
         ):
-            cups[loser] = replace(cups[loser], had_palifico=True)
-            palifico = True
+            # Only a die regained by calza brings a player down to one a second time.
+            if rules.palifico_once and cups[loser].had_palifico:
+                facts.append(PalificoSpent(state.name(loser)))
+            else:
+                cups[loser] = replace(cups[loser], had_palifico=True)
+                palifico = True
     after = replace(state, cups=tuple(cups), bid=None, bidder=None)
     if after.is_over:
         facts.append(Won(after.winner or ""))
@@ -710,9 +774,15 @@ def legal_actions(state: State) -> tuple[str, ...]:
 
 
 def has_calza(state: State) -> bool:
-    """Whether an exact call (calza) may be made at this table now."""
+    """Whether an exact call (calza) may be made at this table now: the ruleset has it, and
+    (once a bid stands) some player who may call exact is not barred by the house rules."""
     rules = state.rules
-    return rules.exact_call and (rules.two_player_calza or len(state.active) > 2)
+    if not _calza_at_table(state):
+        return False
+    if state.bidder is None:
+        return True
+    callers = (state.turn,) if rules.exact_call_by is CallBy.TURN else state.active
+    return any(i != state.bidder and calza_barred(state, i) is None for i in callers)
 
 
 def outcome(state: State) -> Outcome:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid, count_dice
 from referee.render.cells import width_of
 from referee.text import printable
+
+# What a table reads on the card when its ruleset differs from the bundled one in a key.
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "exact_call_limit": lambda v: "calza once each" if v == "once_per_game" else "calza any time",
+    "exact_call_after_loss": lambda v: "calza after a lost die" if v else "calza with all dice",
+    "palifico_once": lambda v: "palifico once each" if v else "palifico each time",
+}
 
 
 def words(facts: Sequence[ld.Fact]) -> str:
@@ -56,6 +63,8 @@ def _sentence(fact: ld.Fact) -> str:
             return f"{n(player)} is at the start count ({count_dice(left)}): none comes back"
         case ld.WentOut(player=player):
             return f"{n(player)} is out"
+        case ld.PalificoSpent(player=player):
+            return f"{n(player)} is on one die again: no second palifico"
         case ld.RoundStarts(number=number, starter=starter, palifico=palifico):
             special = " (palifico: no wild ones, the face stays)" if palifico else ""
             return f"round {number}: {n(starter)} opens{special}"
