@@ -611,6 +611,7 @@ def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> No
         "believe",
         "lift",
         "giveup",
+        "pass",
         "odds",
     ]
     assert all(len(line) <= 40 and not line.endswith("...") for line in actions), actions
@@ -632,13 +633,24 @@ class MiaNight(SessionMachine):
         equal=st.booleans(),
         starter=st.sampled_from(["winner", "loser"]),
         direction=st.sampled_from(["left", "right"]),
+        announced=st.sampled_from(["lift", "ends_round"]),
+        passing=st.booleans(),
     )
     def start(
-        self, players: int, start_lives: int, order: str, equal: bool, starter: str, direction: str
+        self,
+        players: int,
+        start_lives: int,
+        order: str,
+        equal: bool,
+        starter: str,
+        direction: str,
+        announced: str,
+        passing: bool,
     ) -> None:
         table = storage.load_ruleset("mia")
         table.update(lives=start_lives, doubles_order=order, equal_allowed=equal,
-                     next_starter=starter)  # fmt: skip
+                     next_starter=starter, mia_announced=announced,
+                     pass_mia=passing)  # fmt: skip
         names = ["Ann", "Bob", "Cy", "Dee"][:players]
         self.begin("mia", table, names, {"first": "Ann", "direction": direction})
 
@@ -673,6 +685,14 @@ class MiaNight(SessionMachine):
     def give_up(self) -> None:
         self.act(mia.GiveUp(self.turn()))
 
+    @rule()
+    def pass_mia(self) -> None:
+        self.act(mia.Pass(self.turn()))
+
+    @rule(dice=VALUES)
+    def announce_mia_shown(self, dice: MiaValue) -> None:
+        self.act(mia.Announce(self.turn(), MIA, dice))
+
     @rule(player=st.sampled_from(["Ann", "Bob", "Cy", "Dee"]))
     def out_of_turn(self, player: str) -> None:
         self.act(mia.Lift(player, MIA))
@@ -686,6 +706,10 @@ class MiaNight(SessionMachine):
             assert state.is_over == (state.phase is mia.Phase.OVER)
             if not state.is_over:
                 assert state.seats[state.turn].lives > 0  # an out player never has the turn
+            if state.rules.mia_announced is mia.MiaAnnounced.ENDS_ROUND:
+                assert state.standing != MIA  # a Mia ends the round at once: nobody faces it
+            if state.mia_from is not None:  # passed on: still a Mia, on a table that passes
+                assert state.standing == MIA and state.rules.pass_mia
 
 
 MiaNight.TestCase.settings = SETTINGS

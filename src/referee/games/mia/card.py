@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.mia.engine import Phase, State, announceable
+from referee.games.mia.engine import Phase, State, announceable, may_pass
 from referee.games.mia.values import chance_at_least
 from referee.render.cells import cut, ljust, width_of
 from referee.render.common import header, wrapped_lines
@@ -55,9 +55,14 @@ def status(state: State, full: bool = True) -> Text:
         text.append(who, style="bold")
         text.append(f" rolls and announces {over}")
     elif value.is_mia:
-        text.append(f"Mia by {by}!\n", style="bold")
+        if state.mia_from is not None:  # passed on: who first said it, who answers for it now
+            text.append(f"Mia by {printable(state.name(state.mia_from))}, passed by {by}!\n",
+                        style="bold")  # fmt: skip
+        else:
+            text.append(f"Mia by {by}!\n", style="bold")
         text.append(who, style="bold")
-        text.append(f": lift (costs {state.rules.mia_costs} if true) or giveup")
+        costs = f"lift (costs {state.rules.mia_costs} if true)"
+        text.append(f": {costs}, giveup or pass" if may_pass(state) else f": {costs} or giveup")
     else:
         text.append(f"{value} by {by}\n")
         text.append(who, style="bold")

@@ -86,6 +86,7 @@ SHELL = ShellPlugin(
     complete={
         "announce.value": lambda session, state: [str(v) for v in mia.announceable(state)],
         "lift.dice": lambda session, state: [str(v) for v in ALL_VALUES],
+        "announce.shown": lambda session, state: [str(v) for v in ALL_VALUES],
         "odds.value": lambda session, state: [str(state.standing)] if state.standing else [],
         "by": _names,
     },

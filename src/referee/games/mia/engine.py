@@ -3,7 +3,7 @@
 The referee never sees a roll: it follows what is said (each announcement must beat the
 standing one), and what is shown when the mug is lifted. Every rule that tables vary is a
 ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_starter`,
-`direction`).
+`direction`), and so are the house rules of section 6 (`mia_announced`, `pass_mia`).
 """
 
 from __future__ import annotations
@@ -40,6 +40,14 @@ class NextStarter(Enum):
     LOSER = "loser"
 
 
+class MiaAnnounced(Enum):
+    """What announcing Mia does (`mia_announced`): the next player lifts it (or gives up), or
+    the dice are shown at once and the round ends."""
+
+    LIFT = "lift"
+    ENDS_ROUND = "ends_round"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every Mia ruleset key, with RULES.md's defaults."""
@@ -50,6 +58,8 @@ class Rules:
     doubles_order: DoublesOrder = DoublesOrder.ASCENDING
     next_starter: NextStarter = NextStarter.WINNER
     direction: Direction = Direction.LEFT
+    mia_announced: MiaAnnounced = MiaAnnounced.LIFT  # ends_round: a Mia is shown at once
+    pass_mia: bool = False  # may the player facing a Mia pass it on unseen?
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -63,6 +73,8 @@ class Rules:
             doubles_order=r.choice("doubles_order", DoublesOrder, d.doubles_order),
             next_starter=r.choice("next_starter", NextStarter, d.next_starter),
             direction=r.choice("direction", Direction, d.direction),
+            mia_announced=r.choice("mia_announced", MiaAnnounced, d.mia_announced),
+            pass_mia=r.flag("pass_mia", d.pass_mia),
         )
         r.finish()
         return rules
@@ -94,24 +106,31 @@ DICE = Param(
     "dice", "words", metavar="DICE", help="What the mug shows: 6-1, 61, 3 3, mia.",
     parse=MiaValue.parse, required=True,
 )  # fmt: skip
+SHOWN = Param(
+    "shown", option="--shown", metavar="DICE", parse=MiaValue.parse,
+    help="The dice shown with Mia (mia_announced = ends_round).",
+)  # fmt: skip
 
 
 @action(
     "announce",
     VALUE,
     BY,
+    SHOWN,
     help="""Say what is under the mug.
 
     True or not, it must beat the standing value; said over a value, it also means you believed it.
+    Where announcing Mia ends the round, the dice are shown at once: announce mia --shown 43.
     """,
 )
 @dataclass(frozen=True, slots=True)
 class Announce:
     """The roller says a value. Typed by the player facing an announcement, it also means he
-    believed it and rolled."""
+    believed it and rolled. `shown`: the dice shown with a Mia, when that ends the round."""
 
     by: str
     value: MiaValue
+    shown: MiaValue | None = None
 
 
 @action(
@@ -161,8 +180,23 @@ class GiveUp:
     by: str
 
 
-Event = Announce | Believe | Lift | GiveUp
-ACTIONS = Actions("Mia", Announce, Believe, Lift, GiveUp)
+@action(
+    "pass",
+    BY,
+    help="""Pass the Mia on unseen.
+
+    Facing Mia (pass_mia), pass it on without looking: yours now, the next player faces it.
+    """,
+)
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Facing Mia, the player passes it on unseen (as his own Mia) to the next player."""
+
+    by: str
+
+
+Event = Announce | Believe | Lift | GiveUp | Pass
+ACTIONS = Actions("Mia", Announce, Believe, Lift, GiveUp, Pass)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -208,6 +242,22 @@ class GaveUp(NamedTuple):
     announcer: str
 
 
+class MiaShown(NamedTuple):
+    """A Mia announced with the dice shown at once (`mia_announced = ends_round`)."""
+
+    by: str
+    dice: MiaValue
+    true: bool
+
+
+class Passed(NamedTuple):
+    """A player facing Mia passed it on unseen: `to` faces it now; `last`: he may not pass."""
+
+    by: str
+    to: str
+    last: bool
+
+
 class LostLives(NamedTuple):
     """A player loses `lost` lives (`left` remain)."""
 
@@ -235,7 +285,19 @@ class Won(NamedTuple):
     player: str
 
 
-Fact = Started | Announced | Believed | Lifted | GaveUp | LostLives | WentOut | RoundStarts | Won
+Fact = (
+    Started
+    | Announced
+    | Believed
+    | Lifted
+    | GaveUp
+    | MiaShown
+    | Passed
+    | LostLives
+    | WentOut
+    | RoundStarts
+    | Won
+)
 
 # ---------------------------------------------------------------------------- state
 
@@ -271,6 +333,8 @@ class State:
     standing: MiaValue | None = None  # the value to beat
     announcer: int | None = None  # who said it
     out: tuple[str, ...] = ()  # who went out, first out first
+    out_at: tuple[int, ...] = ()  # the event each of `out` went out at (one event: one place)
+    mia_from: int | None = None  # who first announced a Mia that was passed on (`pass_mia`)
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -337,14 +401,16 @@ def apply(state: State, event: Event) -> State:
     if state.is_over:
         raise RuleViolation(f"the game is over: {state.winner} won")
     match event:
-        case Announce(by=by, value=value):
-            return _announce(state, _actor(state, by), value)
+        case Announce(by=by, value=value, shown=shown):
+            return _announce(state, _actor(state, by), value, shown)
         case Believe(by=by):
             return _believe(state, _actor(state, by))
         case Lift(by=by, dice=dice):
             return _lift(state, _answerer(state, by, "lift"), dice)
         case GiveUp(by=by):
             return _give_up(state, _answerer(state, by, "give up"))
+        case Pass(by=by):
+            return _pass(state, _actor(state, by))
         case _:
             assert_never(event)
 
@@ -368,12 +434,13 @@ def _answerer(state: State, by: str, verb: str) -> int:
 
 def _believed(state: State, i: int) -> Believed:
     if _facing_mia(state):
-        raise RuleViolation("nothing beats Mia: lift the mug, or give up (1 life)")
+        also = ", give up (1 life) or pass it on" if may_pass(state) else ", or give up (1 life)"
+        raise RuleViolation(f"nothing beats Mia: lift the mug{also}")
     assert state.standing is not None and state.announcer is not None  # the ANSWER phase
     return Believed(state.name(i), state.name(state.announcer), state.standing)
 
 
-def _announce(state: State, i: int, value: MiaValue) -> State:
+def _announce(state: State, i: int, value: MiaValue, shown: MiaValue | None) -> State:
     facts: list[Fact] = []
     if state.phase is Phase.ANSWER:  # announcing over a value means he believed it
         facts.append(_believed(state, i))
@@ -382,6 +449,24 @@ def _announce(state: State, i: int, value: MiaValue) -> State:
         need = f"be {lowest}" if state.rules.equal_allowed else f"beat {state.standing}: {lowest}"
         raise RuleViolation(f"announcement {quote(str(value))} must {need} or more")
     facts.append(Announced(state.name(i), value, state.standing))
+    by, ends = state.name(i), state.rules.mia_announced is MiaAnnounced.ENDS_ROUND
+    if shown is not None and not ends:
+        raise RuleViolation(
+            f"{by} cannot show the dice: the next player lifts a Mia or gives up"
+            " (mia_announced = lift)"
+        )
+    if shown is not None and not value.is_mia:
+        raise RuleViolation(
+            f"{by} cannot show the dice of {value}: only a Mia is shown at once"
+            " (mia_announced = ends_round)"
+        )
+    if ends and value.is_mia:
+        if shown is None:
+            raise RuleViolation(
+                f"{by} cannot announce Mia unseen: announcing Mia shows the dice, give them"
+                " with --shown (mia_announced = ends_round)"
+            )
+        return _mia_shown(state, i, shown, facts)
     return replace(
         state,
         phase=Phase.ANSWER,
@@ -399,6 +484,56 @@ def _believe(state: State, i: int) -> State:
     return replace(state, phase=Phase.ROLL, ruling=(_believed(state, i),), events=state.events + 1)
 
 
+def _mia_shown(state: State, i: int, dice: MiaValue, facts: list[Fact]) -> State:
+    """`mia_announced = ends_round`: the Mia is shown at once. A true one costs every other
+    player still in a life; a false one costs the announcer `mia_costs`. The player who would
+    have faced it counts as the other side of the challenge (the loser of a true Mia, the winner
+    of a false one) for `next_starter`."""
+    true = dice.is_mia
+    facts.append(MiaShown(state.name(i), dice, true))
+    facing = state.next_active(i)
+    if true:
+        others = [j for j in _round_from(state, facing) if j != i]
+        return _settle(state, facts, [(j, 1) for j in others], winner=i, loser=facing)
+    return _settle(state, facts, [(i, state.rules.mia_costs)], winner=facing, loser=i)
+
+
+def _round_from(state: State, first: int) -> list[int]:
+    """The players still in, in the direction of play, starting with `first`."""
+    seats = [first]
+    while (j := state.next_active(seats[-1])) != first:
+        seats.append(j)
+    return seats
+
+
+def _pass(state: State, i: int) -> State:
+    """`pass_mia`: the Mia goes on unseen, as the passer's own; round the table once, so the
+    player who first announced it, when it comes back to him, must lift or give up."""
+    by = state.name(i)
+    if not state.rules.pass_mia:
+        raise RuleViolation(f"{by} cannot pass: this table does not pass a Mia (pass_mia = false)")
+    if state.phase is not Phase.ANSWER or not _facing_mia(state):
+        facing = "rolls and announces" if state.standing is None else f"faces {state.standing}"
+        if state.phase is Phase.ROLL:
+            facing = f"believed {state.standing}"
+        raise RuleViolation(f"{by} cannot pass: only a Mia is passed on, and {by} {facing}")
+    assert state.announcer is not None  # the ANSWER phase
+    origin = state.announcer if state.mia_from is None else state.mia_from
+    if i == origin:
+        raise RuleViolation(
+            f"{by} cannot pass: the Mia has gone round once (pass_mia), lift or give up"
+        )
+    to = state.next_active(i)
+    return replace(
+        state,
+        announcer=i,
+        mia_from=origin,
+        turn=to,
+        ruling=(Passed(by, state.name(to), to == origin),),
+        events=state.events + 1,
+    )
+
+
 def _lift(state: State, i: int, dice: MiaValue) -> State:
     assert state.standing is not None and state.announcer is not None  # the ANSWER phase
     value, announcer = state.standing, state.announcer
@@ -406,8 +541,8 @@ def _lift(state: State, i: int, dice: MiaValue) -> State:
     lifted = Lifted(state.name(i), state.name(announcer), value, dice, true)
     if true:  # the lifter pays, and a true Mia costs him more
         cost = state.rules.mia_costs if value.is_mia else 1
-        return _settle(state, [lifted], loser=i, lost=cost, winner=announcer)
-    return _settle(state, [lifted], loser=announcer, lost=1, winner=i)
+        return _settle(state, [lifted], [(i, cost)], winner=announcer)
+    return _settle(state, [lifted], [(announcer, 1)], winner=i)
 
 
 def _give_up(state: State, i: int) -> State:
@@ -417,22 +552,39 @@ def _give_up(state: State, i: int) -> State:
             f"give up only against Mia: believe {state.standing} (announce higher) or lift"
         )
     facts: list[Fact] = [GaveUp(state.name(i), state.name(state.announcer))]
-    return _settle(state, facts, loser=i, lost=1, winner=state.announcer)
+    return _settle(state, facts, [(i, 1)], winner=state.announcer)
 
 
-def _settle(state: State, facts: list[Fact], loser: int, lost: int, winner: int) -> State:
-    """The challenge is decided: the loser pays, and the next round starts (or the game ends)."""
+def _settle(
+    state: State,
+    facts: list[Fact],
+    losses: Sequence[tuple[int, int]],
+    winner: int,
+    loser: int | None = None,
+) -> State:
+    """The challenge is decided: each loser pays what he lost (in turn order; players out at
+    this one event share a place), and the next round starts (or the game ends). `loser`, for
+    `next_starter`, is the first of them unless said."""
     seats = list(state.seats)
-    left = max(0, seats[loser].lives - lost)
-    paid = seats[loser].lives - left
-    seats[loser] = replace(seats[loser], lives=left)
-    facts.append(LostLives(state.name(loser), paid, left))
-    out = state.out
-    if left == 0:
-        facts.append(WentOut(state.name(loser)))
-        out = (*out, state.name(loser))
+    out, out_at = state.out, state.out_at
+    for seat, lost in losses:
+        left = max(0, seats[seat].lives - lost)
+        paid = seats[seat].lives - left
+        seats[seat] = replace(seats[seat], lives=left)
+        facts.append(LostLives(state.name(seat), paid, left))
+        if left == 0:
+            facts.append(WentOut(state.name(seat)))
+            out, out_at = (*out, state.name(seat)), (*out_at, state.events + 1)
+    loser = losses[0][0] if loser is None else loser
     after = replace(
-        state, seats=tuple(seats), standing=None, announcer=None, out=out, events=state.events + 1
+        state,
+        seats=tuple(seats),
+        standing=None,
+        announcer=None,
+        mia_from=None,
+        out=out,
+        out_at=out_at,
+        events=state.events + 1,
     )
     if after.is_over:
         facts.append(Won(after.winner or ""))
@@ -457,18 +609,36 @@ def legal_actions(state: State) -> tuple[str, ...]:
         case Phase.OPEN | Phase.ROLL:
             return ("announce",)
         case Phase.ANSWER:
-            return ("lift", "giveup") if _facing_mia(state) else ("believe", "lift", "announce")
+            if not _facing_mia(state):
+                return ("believe", "lift", "announce")
+            return ("lift", "giveup", "pass") if may_pass(state) else ("lift", "giveup")
         case _:
             assert_never(state.phase)
 
 
+def may_pass(state: State) -> bool:
+    """Whether the player on turn may pass the Mia he faces on (`pass_mia`): not once it has
+    gone round the table back to the player who first announced it."""
+    if not (state.rules.pass_mia and state.phase is Phase.ANSWER and _facing_mia(state)):
+        return False
+    return state.mia_from is None or state.turn != state.mia_from
+
+
 def outcome(state: State) -> Outcome:
-    """Finished when one player has lives; standings by lives, then the last out first."""
+    """Finished when one player has lives; standings by lives, then the last out first (players
+    out at one event share a place)."""
     playing = sorted(state.active, key=lambda i: -state.seats[i].lives)
     standings = (*(state.name(i) for i in playing), *reversed(state.out))
     if not state.is_over:
         return Outcome(False, (), standings)
-    return Outcome(True, (state.winner or "",), standings)
+    at = tuple(reversed(state.out_at))
+    places: tuple[int, ...] = ()
+    if len(set(at)) < len(at):  # some share one: 1, 2, 2, 4
+        ranked = [1]
+        for n in range(len(at)):
+            ranked.append(ranked[-1] if n and at[n] == at[n - 1] else len(ranked) + 1)
+        places = tuple(ranked)
+    return Outcome(True, (state.winner or "",), standings, places=places)
 
 
 def turn(state: State) -> str | None:
@@ -528,6 +698,11 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
                         add(announcer, "lies caught")
                 case GaveUp(by=by):
                     add(by, "gave up")
+                case MiaShown(by=by, true=true):
+                    if not true:
+                        add(by, "lies caught")
+                case Passed(by=by):
+                    add(by, "passed Mia")
                 case LostLives(player=player, lost=lost):
                     add(player, "lives lost", lost)
     return found.counts

@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.mia import engine as mia
 from referee.text import printable
 
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "mia_announced": lambda v: "Mia shown at once" if v == "ends_round" else "Mia is lifted",
+    "pass_mia": lambda v: "Mia passed on unseen" if v is True else "Mia not passed on",
+}
+"""A few words a card says for a house rule that differs from the bundled ruleset."""
+
 
 def words(facts: Sequence[mia.Fact]) -> str:
     """A ruling in words: `Bob lifts Ann's 54: 43 shown, a lie; Ann loses a life (5 left)`."""
-    said = "; ".join(_sentence(f) for f in facts)
+    said = ""
+    for fact in facts:  # a Mia shown at once reads as its announcement's verdict
+        joint = ": " if isinstance(fact, mia.MiaShown) else "; "
+        said = f"{said}{joint}{_sentence(fact)}" if said else _sentence(fact)
     match facts:  # believing and announcing at once reads as one sentence
-        case [mia.Believed(by=by), mia.Announced(value=value)]:
-            return said.replace(f"; {printable(by)} announces {value}", f" and announces {value}")
+        case [mia.Believed(by=by), mia.Announced(value=value), *_]:
+            return said.replace(
+                f"; {printable(by)} announces {value}", f" and announces {value}", 1
+            )
     return said
 
 
@@ -37,6 +48,13 @@ def _sentence(fact: mia.Fact) -> str:
             return f"{n(by)} lifts {n(announcer)}'s {value}: {dice} shown, {verdict}"
         case mia.GaveUp(by=by, announcer=announcer):
             return f"{n(by)} gives up against {n(announcer)}'s Mia"
+        case mia.MiaShown(dice=dice, true=true):
+            return f"{dice} shown, {'true' if true else 'a lie'}"
+        case mia.Passed(by=by, to=to, last=last):
+            if last:
+                to_last = f"back to {n(to)}, who must lift or give up"
+                return f"{n(by)} passes the Mia on unseen: {to_last}"
+            return f"{n(by)} passes the Mia on unseen: {n(to)} faces it"
         case mia.LostLives(player=player, lost=lost, left=left):
             return f"{n(player)} loses {lives(lost)} ({left} left)"
         case mia.WentOut(player=player):
