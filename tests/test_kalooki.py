@@ -90,7 +90,8 @@ MELDS = [
     ("JK JK 6D 7D", "four: JK 6D 7D JK (5D..8D)"),
     ("6D JK 7D JK", "four: JK 6D 7D JK (5D..8D)"),
     ("5D 6D 7D JK", "four: 5D 6D 7D JK (5D..8D)"),
-    ("JK 2D 3D 4D", "four: 2D 3D 4D JK (2D..5D)"),
+    ("JK 2D 3D 4D", "four: JK 2D 3D 4D (AD..4D)"),  # typed as a run: the joker is the ace
+    ("2D 3D JK 4D", "four: 2D 3D 4D JK (2D..5D)"),  # not a run as typed: the high end
     ("QD KD AD JK", "four: JK QD KD AD (JD..AD)"),
     ("AD JK 3D JK", "four: AD JK 3D JK (AD..4D)"),
     ("5D JK JK 8D", "illegal: two jokers side by side"),
@@ -114,7 +115,13 @@ def test_melds(cards: str, verdict: str) -> None:
 
 @given(st.permutations(parse_cards("JK 4C 5C JK 7C 8C")))
 def test_a_meld_is_an_unordered_multiset(cards: list[Card]) -> None:
-    assert str(k.check_meld(cards)) == "four: 4C 5C JK 7C 8C JK (4C..9C)"  # spare joker: high end
+    """Legal in any order; the jokers stand where they were typed only when the cards as typed
+    are a run (up or down), else the spare joker goes to the high end."""
+    typed = " ".join(map(str, cards))
+    if typed in ("JK 4C 5C JK 7C 8C", "8C 7C JK 5C 4C JK"):
+        assert str(k.check_meld(cards)) == "four: JK 4C 5C JK 7C 8C (3C..8C)"
+    else:
+        assert str(k.check_meld(cards)) == "four: 4C 5C JK 7C 8C JK (4C..9C)"
 
 
 def test_three_distinct_suits_key() -> None:
