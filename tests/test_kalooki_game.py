@@ -898,3 +898,68 @@ def test_a_call_by_nobody_is_refused_and_writes_nothing(referee: Runner, home: P
         result = referee("kal", *args)
         assert (result.code, result.err) == (2, "error: unknown player '': try Ann, Bob, Cy\n")
         assert snapshot(session_file(home, "by")) == before
+
+
+# ------------------------------------------------------------------ where a joker stands
+# (RULES.md 5: as typed when the cards as typed form a run; the swap follows that reading)
+
+R2 = "5H 5S 5D / 9C 9S JK"  # round 2's threes (334); Ann's call leaves her cards to tack
+JOKER_FOURS = [
+    pytest.param("JK 6D 7D 8D", "Ann tack 5D on 3 swap", "5D 6D 7D 8D JK",
+                 id="swap-at-the-low-end"),
+    pytest.param("JK 6D 7D 8D", "Ann tack 9D on 3", "JK 6D 7D 8D 9D", id="high-end-is-no-swap"),
+    pytest.param("JK 6D 7D 8D", "Ann tack 9D on 3 swap", "no joker in meld 3 stands for 9D",
+                 id="no-joker-at-9D"),
+    pytest.param("8D 7D 6D JK", "Ann tack 5D on 3 swap", "5D 6D 7D 8D JK", id="descending"),
+    pytest.param("6D 7D 8D JK", "Ann tack 9D on 3", "a joker stands for 9D in meld 3: put it in",
+                 id="typed-high-asks-for-swap"),
+    pytest.param("6D 7D 8D JK", "Ann tack 9D on 3 swap", "6D 7D 8D 9D JK", id="typed-high-swap"),
+    pytest.param("JK 6D 7D JK", "Ann tack 5D on 3 swap",
+                 "the freed joker does not fit this four: the high end holds a joker already"
+                 " (for 8D)", id="both-ends-the-freed-joker-cannot-touch"),
+    pytest.param("JK 6D 7D JK", "Ann tack 8D on 3 swap", "JK 6D 7D 8D JK",
+                 id="both-ends-high-swap"),
+    pytest.param("6D JK 8D 9D", "Ann tack 7D on 3 swap", "6D 7D 8D 9D JK", id="middle-joker"),
+    pytest.param("JK 2D 3D 4D", "Ann tack AD on 3 swap", "AD 2D 3D 4D JK", id="joker-as-the-ace"),
+    pytest.param("QD KD AD JK", "Ann tack JD on 3 swap", "JD QD KD AD",
+                 id="no-room-above-the-ace"),  # the freed joker goes to the low end: 10D
+    pytest.param("JK 6D 7D 8D", "Ann tack 9C on 2 swap", "a joker in a three never moves",
+                 id="a-three-never-moves"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "tack", "said"), JOKER_FOURS)
+def test_the_swap_follows_where_the_joker_was_typed(four: str, tack: str, said: str) -> None:
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / {four}", game())
+    try:
+        after = play(tack, state)
+    except RuleViolation as error:
+        assert str(error).startswith(said)
+        return
+    assert said in show(list(after.table[-1].cards))
+
+
+def test_tacked_on_the_high_end_then_swapped() -> None:
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / 5D 6D 7D 8D; Ann tack JK on 3", game())
+    assert [str(c) for c in state.table[2].stands_for][-1] == "9D"
+    after = play("Ann tack 9D on 3 swap", state)
+    assert show(list(after.table[2].cards)) == "5D 6D 7D 8D 9D JK"
+    assert str(after.table[2].stands_for[-1]) == "10D"
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / JK 6D 7D 8D; Ann tack 9D on 3", game())
+    after = play("Ann tack 5D on 3 swap", state)  # the joker typed low stays low until swapped
+    assert show(list(after.table[2].cards)) == "5D 6D 7D 8D 9D JK"
+
+
+RULINGS = [
+    pytest.param("JK 6D 7D 8D", "3) JK 6D 7D 8D (JK as 5D)", id="typed-low"),
+    pytest.param("6D 7D 8D JK", "3) 6D 7D 8D JK (JK as 9D)", id="typed-high"),
+    pytest.param("JK 6D 7D JK", "3) JK 6D 7D JK (JK as 5D, JK as 8D)", id="two-jokers"),
+    pytest.param("5D 6D 7D 8D", "3) 5D 6D 7D 8D", id="no-joker"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "said"), RULINGS)
+def test_the_lay_down_ruling_says_where_each_joker_stands(four: str, said: str) -> None:
+    ruling = words(play(f"{RUN_ROUND}; Ann call; Ann down {R2} / {four}", game()).ruling)
+    assert ruling.startswith(f"Ann lays down 1) 5S 5H 5D 2) 9S 9C JK {said}")  # a three: no place
+    assert ruling.count("JK as") == four.count("JK")

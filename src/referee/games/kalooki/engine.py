@@ -274,12 +274,14 @@ class Called(NamedTuple):
 
 
 class LaidDown(NamedTuple):
-    """A lay-down: the melds as they stand on the table, numbered from `first`."""
+    """A lay-down: the melds as they stand on the table, numbered from `first`; `jokers`, each
+    joker of a four as (its meld's number, the card it stands for), in table order."""
 
     player: str
     first: int
     melds: tuple[tuple[Card, ...], ...]
     contract: bool
+    jokers: tuple[tuple[int, Card], ...] = ()
 
 
 class Tacked(NamedTuple):
@@ -603,7 +605,20 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
     laid = tuple(
         TableMeld(seat.name, m.kind, m.reading, m.stands_for) for m in checked if m.kind is not None
     )
-    facts.append(LaidDown(seat.name, len(state.table) + 1, tuple(m.cards for m in laid), contract))
+    facts.append(
+        LaidDown(
+            seat.name,
+            len(state.table) + 1,
+            tuple(m.cards for m in laid),
+            contract,
+            tuple(
+                (len(state.table) + 1 + k, place)
+                for k, m in enumerate(laid)
+                for card, place in zip(m.cards, m.stands_for, strict=False)  # a three: none
+                if card.is_joker
+            ),
+        )
+    )
     state = replace(state, table=state.table + laid)
     return _laid(_set_seat(state, i, down=True, laid=seat.laid + count), i, facts)
 

@@ -1,10 +1,14 @@
 """Kalooki (Caribbean contract rummy, RULES.md section 5): melds, contracts, scores, a solver.
 
 A meld is checked as an unordered multiset and, when legal, comes back with its reading: the
-cards in order with each joker in the place it stands for. Nothing here does I/O.
+cards in order with each joker in the place it stands for. When the cards as typed form a run
+in that order (up or down), each joker stands where it was typed; otherwise a joker takes the
+first legal place from the high end. Nothing here does I/O.
 
 >>> str(check_meld(parse_cards("JK JK 6D 7D")))
 'four: JK 6D 7D JK (5D..8D)'
+>>> str(check_meld(parse_cards("JK 6D 7D 8D")))
+'four: JK 6D 7D 8D (5D..8D)'
 >>> check_meld(parse_cards("3S JK JK")).reason
 'a three needs 2 natural cards'
 """
