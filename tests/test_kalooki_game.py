@@ -12,7 +12,7 @@ import pytest
 
 from conftest import Runner, session_file, snapshot
 from referee import storage
-from referee.errors import RuleViolation, UsageError
+from referee.errors import RulesetError, RuleViolation, UsageError
 from referee.games.base import PlayerInfo
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki import melds as k
@@ -50,7 +50,7 @@ def play(script: str, state: kg.State) -> kg.State:
                 number, _, swap = place.partition(" ")
                 event = kg.Tack(who, parse_cards(card)[0], int(number), swap == "swap")
             case "out":
-                event = kg.Out(who)
+                event = kg.Out(who, arg == "later")
             case "hand":
                 if arg.startswith("points "):
                     event = kg.Hand(who, None, int(arg.split()[1]))
@@ -963,3 +963,93 @@ def test_the_lay_down_ruling_says_where_each_joker_stands(four: str, said: str) 
     ruling = words(play(f"{RUN_ROUND}; Ann call; Ann down {R2} / {four}", game()).ruling)
     assert ruling.startswith(f"Ann lays down 1) 5S 5H 5D 2) 9S 9C JK {said}")  # a three: no place
     assert ruling.count("JK as") == four.count("JK")
+
+
+# ------------------------------------------------------------------ going out on the lay-down turn
+# (`out_on_laydown`): the referee keeps no turns, so the turn of a lay-down lasts until another
+# player's call, lay-down or tack, or a stock-out; turns with nothing entered: out --later
+
+BOB_DOWN_R1 = f"Bob call; Bob down {R1}"  # Bob keeps two cards after it
+OUT_ON_LAYDOWN = [
+    pytest.param(True, f"{BOB_DOWN_R1}; Bob out", None, id="default-out-at-once"),
+    pytest.param(True, f"Ann down {R1}; Ann out", None, id="default-laid-every-card"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob out",
+                 "Bob cannot go out: Bob laid down this turn, and going out waits for Bob's next"
+                 " turn (out_on_laydown = false; if it came, out Bob --later)", id="same-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob tack 9C on 3; Bob out", "Bob cannot go out",
+                 id="own-tack-is-the-same-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob out", None, id="a-call-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call refused by Cy; Bob out", None,
+                 id="a-refused-call-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Cy call; Cy down {R1}; Bob out", None,
+                 id="another-lay-down-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; stockout; Bob out", None, id="a-stock-out-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob tack 9C on 3; Bob out", None,
+                 id="a-tack-on-a-later-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob out later", None, id="the-scorekeeper-says-later"),
+    pytest.param(False, f"Ann down {R1}",
+                 "Ann cannot lay down 9 cards: Ann would have no card left after the discard,"
+                 " and going out waits for Ann's next turn (out_on_laydown = false)",
+                 id="a-lay-down-of-every-card"),
+    pytest.param(False, f"Cy down {R1}; Cy out", "Cy cannot lay down 9 cards",
+                 id="default-script-refused"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob tack 9C on 3; Bob tack 7C on 1", None,
+                 id="emptied-on-a-later-turn"),
+    pytest.param(False, "Cy out", "Cy has not laid down this round", id="never-down"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "script", "refused"), OUT_ON_LAYDOWN)
+def test_out_on_laydown(rule: bool, script: str, refused: str | None) -> None:
+    if refused is None:
+        play(script, game(out_on_laydown=rule))
+        return
+    with pytest.raises(RuleViolation) as error:
+        play(script, game(out_on_laydown=rule))
+    assert str(error.value).startswith(refused)
+
+
+def test_a_fix_is_no_turn_and_a_new_round_starts_clean() -> None:
+    state = play(f"{BOB_DOWN_R1}; Ann call; Bob out; Ann hand points 40; Cy hand points 50;"
+                 " Dee hand points 60", game(out_on_laydown=False))  # fmt: skip
+    assert state.round == 2 and state.laying is None
+    state = play("Ann call; Ann down 7S 7H 7D / 8S 8H 8D / 5D 6D 7D 8D", state)
+    state = kg.apply(state, kg.Fix(1, "Cy", None, 45))  # a correction passes no turn
+    with pytest.raises(RuleViolation, match="Ann cannot go out"):
+        play("Ann out", state)
+
+
+def test_the_key_is_read_with_every_other_problem() -> None:
+    assert k.Rules() == RULES and RULES.out_on_laydown is True  # the bundled ruleset: as today
+    assert not k.Rules.from_table({"out_on_laydown": False}).out_on_laydown
+    with pytest.raises(RulesetError) as error:
+        k.Rules.from_table({"out_on_laydown": "no", "tack_order": "low"}, "house")
+    said = str(error.value)
+    assert "out_on_laydown must be true or false, not 'no'" in said and "tack_order" in said
+
+
+def test_house_words_are_short_for_every_value() -> None:
+    from referee.games.kalooki.words import HOUSE_WORDS
+
+    assert set(HOUSE_WORDS) <= {f.name for f in dataclasses.fields(k.Rules)}
+    for key, word in HOUSE_WORDS.items():
+        default = getattr(k.Rules(), key)
+        for value in (True, False):
+            assert 0 < len(word(value)) <= 24, key
+        assert word(default) != word(not default)
+
+
+def test_out_later_through_the_command_line(referee: Runner, home: Path, tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    bundled = (Path(__file__).parent.parent / "rulesets" / "kalooki.toml").read_text()
+    house.write_text(bundled.replace("out_on_laydown = true", "out_on_laydown = false"))
+    assert referee(*START, "--ruleset", str(house)).code == 0
+    assert referee("kal", "call", "Bob").code == 0
+    assert referee("kal", "down", "Bob", R1).code == 0
+    before = snapshot(session_file(home))
+    result = referee("kal", "out", "Bob")
+    assert result.code == 1 and "out Bob --later" in result.err
+    assert snapshot(session_file(home)) == before
+    assert referee("kal", "out", "Bob", "--later").code == 0
+    stored = storage.load(session_file(home)).session.events[-1]
+    assert (stored["type"], stored["later"]) == ("out", 1)  # stored only when given

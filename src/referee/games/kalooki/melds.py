@@ -67,6 +67,7 @@ class Rules:
     tack_order: TackOrder = TackOrder.HIGH_FIRST
     call_limit: int = 3
     call_limit_scope: CallScope = CallScope.GAME
+    out_on_laydown: bool = True
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -86,6 +87,7 @@ class Rules:
             tack_order=r.choice("tack_order", TackOrder, d.tack_order),
             call_limit=r.integer("call_limit", d.call_limit, maximum=9),
             call_limit_scope=r.choice("call_limit_scope", CallScope, d.call_limit_scope),
+            out_on_laydown=r.flag("out_on_laydown", d.out_on_laydown),
         )
         if len(rules.deal_sizes) != len(rules.contracts):
             r.problems.append("deal_sizes and contracts must list the same number of rounds")

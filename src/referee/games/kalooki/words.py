@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki.cards import Card, show
 from referee.games.kalooki.melds import scored
 from referee.text import printable
+
+# What a table reads on the card when a key differs from the bundled ruleset (issue 35).
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "out_on_laydown": lambda v: "out on lay-down turn" if v else "no out on lay-down turn",
+}
 
 
 def words(facts: Sequence[kg.Fact]) -> str:
