@@ -90,7 +90,8 @@ MELDS = [
     ("JK JK 6D 7D", "four: JK 6D 7D JK (5D..8D)"),
     ("6D JK 7D JK", "four: JK 6D 7D JK (5D..8D)"),
     ("5D 6D 7D JK", "four: 5D 6D 7D JK (5D..8D)"),
-    ("JK 2D 3D 4D", "four: 2D 3D 4D JK (2D..5D)"),
+    ("JK 2D 3D 4D", "four: JK 2D 3D 4D (AD..4D)"),  # typed as a run: the joker is the ace
+    ("2D 3D JK 4D", "four: 2D 3D 4D JK (2D..5D)"),  # not a run as typed: the high end
     ("QD KD AD JK", "four: JK QD KD AD (JD..AD)"),
     ("AD JK 3D JK", "four: AD JK 3D JK (AD..4D)"),
     ("5D JK JK 8D", "illegal: two jokers side by side"),
@@ -114,7 +115,13 @@ def test_melds(cards: str, verdict: str) -> None:
 
 @given(st.permutations(parse_cards("JK 4C 5C JK 7C 8C")))
 def test_a_meld_is_an_unordered_multiset(cards: list[Card]) -> None:
-    assert str(k.check_meld(cards)) == "four: 4C 5C JK 7C 8C JK (4C..9C)"  # spare joker: high end
+    """Legal in any order; the jokers stand where they were typed only when the cards as typed
+    are a run (up or down), else the spare joker goes to the high end."""
+    typed = " ".join(map(str, cards))
+    if typed in ("JK 4C 5C JK 7C 8C", "8C 7C JK 5C 4C JK"):
+        assert str(k.check_meld(cards)) == "four: JK 4C 5C JK 7C 8C (3C..8C)"
+    else:
+        assert str(k.check_meld(cards)) == "four: 4C 5C JK 7C 8C JK (4C..9C)"
 
 
 def test_three_distinct_suits_key() -> None:
@@ -369,3 +376,52 @@ def test_cards_print_and_parse_back(cards: list[Card]) -> None:
 def test_meld_lists_print_and_parse_back(melds: list[list[Card]]) -> None:
     text = " / ".join(show(m) for m in melds)
     assert k.parse_lay_down([text]) == [tuple(m) for m in melds]
+
+
+# ------------------------------------------------------------------ where a joker stands
+# (RULES.md 5: as typed when the cards as typed are a run, up or down; else from the high end)
+
+TYPED = [
+    pytest.param("JK 6D 7D 8D", "four: JK 6D 7D 8D (5D..8D)", id="joker-typed-low"),
+    pytest.param("6D 7D 8D JK", "four: 6D 7D 8D JK (6D..9D)", id="joker-typed-high"),
+    pytest.param("8D 7D 6D JK", "four: JK 6D 7D 8D (5D..8D)", id="descending-joker-last"),
+    pytest.param("JK 8D 7D 6D", "four: 6D 7D 8D JK (6D..9D)", id="descending-joker-first"),
+    pytest.param("JK 6D 7D JK", "four: JK 6D 7D JK (5D..8D)", id="jokers-at-both-ends"),
+    pytest.param("JK 7D 6D JK", "four: JK 6D 7D JK (5D..8D)", id="jokers-at-both-ends-down"),
+    pytest.param("JK 6D 7D 8D JK", "four: JK 6D 7D 8D JK (5D..9D)", id="both-ends-five"),
+    pytest.param("JK JK 6D 7D", "four: JK 6D 7D JK (5D..8D)", id="jokers-typed-together"),
+    pytest.param("6D JK 8D 9D", "four: 6D JK 8D 9D (6D..9D)", id="joker-in-the-gap"),
+    pytest.param("6D JK 7D 8D", "four: 6D 7D 8D JK (6D..9D)", id="joker-typed-in-the-middle"),
+    pytest.param("6D JK 8D", "illegal: a four needs at least 4 cards", id="three-cards-middle"),
+    pytest.param("JK 2D 3D 4D", "four: JK 2D 3D 4D (AD..4D)", id="joker-as-low-ace"),
+    pytest.param("4D 3D 2D JK", "four: JK 2D 3D 4D (AD..4D)", id="joker-as-low-ace-down"),
+    pytest.param("JK QD KD AD", "four: JK QD KD AD (JD..AD)", id="below-the-high-ace"),
+    pytest.param("QD KD AD JK", "four: JK QD KD AD (JD..AD)", id="no-room-above-the-ace"),
+    pytest.param("JK KD QD JD", "four: JD QD KD JK (JD..AD)", id="joker-as-high-ace-down"),
+    pytest.param("AD 2D 3D JK", "four: AD 2D 3D JK (AD..4D)", id="ace-low-typed-up"),
+    pytest.param("AD JK 3D JK", "four: AD JK 3D JK (AD..4D)", id="ace-and-two-jokers"),
+    pytest.param("JK 5D JK 7D", "four: JK 5D JK 7D (4D..7D)", id="alternating-typed-low"),
+    pytest.param("5D JK 7D JK", "four: 5D JK 7D JK (5D..8D)", id="alternating-typed-high"),
+    pytest.param("JK 9S 9C", "three: 9S 9C JK", id="a-three-has-no-place"),
+    pytest.param("5D 7D 6D 8D", "four: 5D 6D 7D 8D (5D..8D)", id="no-joker-any-order"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cards", "verdict"), TYPED)
+def test_a_joker_stands_where_it_was_typed(cards: str, verdict: str) -> None:
+    assert str(k.check_meld(parse_cards(cards))) == verdict
+
+
+@given(st.permutations(parse_cards("JK 4C 5C 6C JK 8C 9C")))
+def test_a_reading_typed_again_reads_the_same(cards: list[Card]) -> None:
+    """What check, solve and a lay-down print can be typed back to the same meld."""
+    meld = k.check_meld(cards)
+    again = k.check_meld(meld.reading)
+    assert (again.reading, again.stands_for) == (meld.reading, meld.stands_for)
+
+
+def test_the_solver_prints_melds_that_read_as_printed() -> None:
+    found = k.solve(9, parse_cards("JK JK 6D 7D 8D 2S 3S 4S JK 10H JH QH AC 2C 3C 4C"))
+    assert found.possible
+    for meld in found.melds:
+        assert k.check_meld(meld.reading).reading == meld.reading

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import Runner, session_file, snapshot
 from referee import storage
-from referee.errors import RuleViolation, UsageError
+from referee.errors import RulesetError, RuleViolation, UsageError
 from referee.games.base import PlayerInfo
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki import melds as k
@@ -50,7 +50,7 @@ def play(script: str, state: kg.State) -> kg.State:
                 number, _, swap = place.partition(" ")
                 event = kg.Tack(who, parse_cards(card)[0], int(number), swap == "swap")
             case "out":
-                event = kg.Out(who)
+                event = kg.Out(who, arg == "later")
             case "hand":
                 if arg.startswith("points "):
                     event = kg.Hand(who, None, int(arg.split()[1]))
@@ -899,3 +899,158 @@ def test_a_call_by_nobody_is_refused_and_writes_nothing(referee: Runner, home: P
         result = referee("kal", *args)
         assert (result.code, result.err) == (2, "error: unknown player '': try Ann, Bob, Cy\n")
         assert snapshot(session_file(home, "by")) == before
+
+
+# ------------------------------------------------------------------ where a joker stands
+# (RULES.md 5: as typed when the cards as typed form a run; the swap follows that reading)
+
+R2 = "5H 5S 5D / 9C 9S JK"  # round 2's threes (334); Ann's call leaves her cards to tack
+JOKER_FOURS = [
+    pytest.param("JK 6D 7D 8D", "Ann tack 5D on 3 swap", "5D 6D 7D 8D JK",
+                 id="swap-at-the-low-end"),
+    pytest.param("JK 6D 7D 8D", "Ann tack 9D on 3", "JK 6D 7D 8D 9D", id="high-end-is-no-swap"),
+    pytest.param("JK 6D 7D 8D", "Ann tack 9D on 3 swap", "no joker in meld 3 stands for 9D",
+                 id="no-joker-at-9D"),
+    pytest.param("8D 7D 6D JK", "Ann tack 5D on 3 swap", "5D 6D 7D 8D JK", id="descending"),
+    pytest.param("6D 7D 8D JK", "Ann tack 9D on 3", "a joker stands for 9D in meld 3: put it in",
+                 id="typed-high-asks-for-swap"),
+    pytest.param("6D 7D 8D JK", "Ann tack 9D on 3 swap", "6D 7D 8D 9D JK", id="typed-high-swap"),
+    pytest.param("JK 6D 7D JK", "Ann tack 5D on 3 swap",
+                 "the freed joker does not fit this four: the high end holds a joker already"
+                 " (for 8D)", id="both-ends-the-freed-joker-cannot-touch"),
+    pytest.param("JK 6D 7D JK", "Ann tack 8D on 3 swap", "JK 6D 7D 8D JK",
+                 id="both-ends-high-swap"),
+    pytest.param("6D JK 8D 9D", "Ann tack 7D on 3 swap", "6D 7D 8D 9D JK", id="middle-joker"),
+    pytest.param("JK 2D 3D 4D", "Ann tack AD on 3 swap", "AD 2D 3D 4D JK", id="joker-as-the-ace"),
+    pytest.param("QD KD AD JK", "Ann tack JD on 3 swap", "JD QD KD AD",
+                 id="no-room-above-the-ace"),  # the freed joker goes to the low end: 10D
+    pytest.param("JK 6D 7D 8D", "Ann tack 9C on 2 swap", "a joker in a three never moves",
+                 id="a-three-never-moves"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "tack", "said"), JOKER_FOURS)
+def test_the_swap_follows_where_the_joker_was_typed(four: str, tack: str, said: str) -> None:
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / {four}", game())
+    try:
+        after = play(tack, state)
+    except RuleViolation as error:
+        assert str(error).startswith(said)
+        return
+    assert said in show(list(after.table[-1].cards))
+
+
+def test_tacked_on_the_high_end_then_swapped() -> None:
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / 5D 6D 7D 8D; Ann tack JK on 3", game())
+    assert [str(c) for c in state.table[2].stands_for][-1] == "9D"
+    after = play("Ann tack 9D on 3 swap", state)
+    assert show(list(after.table[2].cards)) == "5D 6D 7D 8D 9D JK"
+    assert str(after.table[2].stands_for[-1]) == "10D"
+    state = play(f"{RUN_ROUND}; Ann call; Ann down {R2} / JK 6D 7D 8D; Ann tack 9D on 3", game())
+    after = play("Ann tack 5D on 3 swap", state)  # the joker typed low stays low until swapped
+    assert show(list(after.table[2].cards)) == "5D 6D 7D 8D 9D JK"
+
+
+RULINGS = [
+    pytest.param("JK 6D 7D 8D", "3) JK 6D 7D 8D (JK as 5D)", id="typed-low"),
+    pytest.param("6D 7D 8D JK", "3) 6D 7D 8D JK (JK as 9D)", id="typed-high"),
+    pytest.param("JK 6D 7D JK", "3) JK 6D 7D JK (JK as 5D, JK as 8D)", id="two-jokers"),
+    pytest.param("5D 6D 7D 8D", "3) 5D 6D 7D 8D", id="no-joker"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "said"), RULINGS)
+def test_the_lay_down_ruling_says_where_each_joker_stands(four: str, said: str) -> None:
+    ruling = words(play(f"{RUN_ROUND}; Ann call; Ann down {R2} / {four}", game()).ruling)
+    assert ruling.startswith(f"Ann lays down 1) 5S 5H 5D 2) 9S 9C JK {said}")  # a three: no place
+    assert ruling.count("JK as") == four.count("JK")
+
+
+# ------------------------------------------------------------------ going out on the lay-down turn
+# (`out_on_laydown`): the referee keeps no turns, so the turn of a lay-down lasts until another
+# player's call, lay-down or tack, or a stock-out; turns with nothing entered: out --later
+
+BOB_DOWN_R1 = f"Bob call; Bob down {R1}"  # Bob keeps two cards after it
+OUT_ON_LAYDOWN = [
+    pytest.param(True, f"{BOB_DOWN_R1}; Bob out", None, id="default-out-at-once"),
+    pytest.param(True, f"Ann down {R1}; Ann out", None, id="default-laid-every-card"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob out",
+                 "Bob cannot go out: Bob laid down this turn, and going out waits for Bob's next"
+                 " turn (out_on_laydown = false; if it came, out Bob --later)", id="same-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob tack 9C on 3; Bob out", "Bob cannot go out",
+                 id="own-tack-is-the-same-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob out", None, id="a-call-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call refused by Cy; Bob out", None,
+                 id="a-refused-call-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Cy call; Cy down {R1}; Bob out", None,
+                 id="another-lay-down-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; stockout; Bob out", None, id="a-stock-out-between"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob tack 9C on 3; Bob out", None,
+                 id="a-tack-on-a-later-turn"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Bob out later", None, id="the-scorekeeper-says-later"),
+    pytest.param(False, f"Ann down {R1}",
+                 "Ann cannot lay down 9 cards: Ann would have no card left after the discard,"
+                 " and going out waits for Ann's next turn (out_on_laydown = false)",
+                 id="a-lay-down-of-every-card"),
+    pytest.param(False, f"Cy down {R1}; Cy out", "Cy cannot lay down 9 cards",
+                 id="default-script-refused"),
+    pytest.param(False, f"{BOB_DOWN_R1}; Ann call; Bob tack 9C on 3; Bob tack 7C on 1", None,
+                 id="emptied-on-a-later-turn"),
+    pytest.param(False, "Cy out", "Cy has not laid down this round", id="never-down"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "script", "refused"), OUT_ON_LAYDOWN)
+def test_out_on_laydown(rule: bool, script: str, refused: str | None) -> None:
+    if refused is None:
+        play(script, game(out_on_laydown=rule))
+        return
+    with pytest.raises(RuleViolation) as error:
+        play(script, game(out_on_laydown=rule))
+    assert str(error.value).startswith(refused)
+
+
+def test_a_fix_is_no_turn_and_a_new_round_starts_clean() -> None:
+    state = play(f"{BOB_DOWN_R1}; Ann call; Bob out; Ann hand points 40; Cy hand points 50;"
+                 " Dee hand points 60", game(out_on_laydown=False))  # fmt: skip
+    assert state.round == 2 and state.laying is None
+    state = play("Ann call; Ann down 7S 7H 7D / 8S 8H 8D / 5D 6D 7D 8D", state)
+    state = kg.apply(state, kg.Fix(1, "Cy", None, 45))  # a correction passes no turn
+    with pytest.raises(RuleViolation, match="Ann cannot go out"):
+        play("Ann out", state)
+
+
+def test_the_key_is_read_with_every_other_problem() -> None:
+    assert k.Rules() == RULES and RULES.out_on_laydown is True  # the bundled ruleset: as today
+    assert not k.Rules.from_table({"out_on_laydown": False}).out_on_laydown
+    with pytest.raises(RulesetError) as error:
+        k.Rules.from_table({"out_on_laydown": "no", "tack_order": "low"}, "house")
+    said = str(error.value)
+    assert "out_on_laydown must be true or false, not 'no'" in said and "tack_order" in said
+
+
+def test_house_words_are_short_for_every_value() -> None:
+    from referee.games.kalooki.words import HOUSE_WORDS
+
+    assert set(HOUSE_WORDS) <= {f.name for f in dataclasses.fields(k.Rules)}
+    for key, word in HOUSE_WORDS.items():
+        default = getattr(k.Rules(), key)
+        for value in (True, False):
+            assert 0 < len(word(value)) <= 24, key
+        assert word(default) != word(not default)
+
+
+def test_out_later_through_the_command_line(referee: Runner, home: Path, tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    bundled = (Path(__file__).parent.parent / "rulesets" / "kalooki.toml").read_text()
+    house.write_text(bundled.replace("out_on_laydown = true", "out_on_laydown = false"))
+    assert referee(*START, "--ruleset", str(house)).code == 0
+    assert referee("kal", "call", "Bob").code == 0
+    assert referee("kal", "down", "Bob", R1).code == 0
+    before = snapshot(session_file(home))
+    result = referee("kal", "out", "Bob")
+    assert result.code == 1 and "out Bob --later" in result.err
+    assert snapshot(session_file(home)) == before
+    assert referee("kal", "out", "Bob", "--later").code == 0
+    stored = storage.load(session_file(home)).session.events[-1]
+    assert (stored["type"], stored["later"]) == ("out", 1)  # stored only when given

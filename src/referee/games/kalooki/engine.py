@@ -198,16 +198,20 @@ class StockOut:
 @action(
     "out",
     PLAYER,
+    Param("later", "flag", option="--later",
+          help="The lay-down was on an earlier turn (where out_on_laydown is false)."),
     help="""A player went out.
 
     Then every other hand is entered with 'hand'.
     """,
-)
+)  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Out:
-    """`player` emptied his hand: the round ends."""
+    """`player` emptied his hand: the round ends. `later`: the scorekeeper says this is not
+    the turn of that player's first lay-down, which the referee cannot see (it keeps no turns)."""
 
     player: str
+    later: bool = False
 
 
 @action(
@@ -274,12 +278,14 @@ class Called(NamedTuple):
 
 
 class LaidDown(NamedTuple):
-    """A lay-down: the melds as they stand on the table, numbered from `first`."""
+    """A lay-down: the melds as they stand on the table, numbered from `first`; `jokers`, each
+    joker of a four as (its meld's number, the card it stands for), in table order."""
 
     player: str
     first: int
     melds: tuple[tuple[Card, ...], ...]
     contract: bool
+    jokers: tuple[tuple[int, Card], ...] = ()
 
 
 class Tacked(NamedTuple):
@@ -441,6 +447,9 @@ class State:
     voids: tuple[VoidDeal, ...] = ()
     out: int | None = None
     hands: tuple[tuple[Card, ...] | None, ...] = ()  # this round's hands typed card by card
+    # The seat that made its first lay-down of the round with no other player's event since:
+    # still the turn of that lay-down, as far as the events tell (`out_on_laydown`).
+    laying: int | None = None
     played: tuple[Played, ...] = ()  # the closed rounds, in order: round n is played[n - 1]
     ruling: tuple[Fact, ...] = ()
     events: int = 0
@@ -498,6 +507,8 @@ def apply(state: State, event: Event) -> State:
         won = " and ".join(state.winners)
         raise RuleViolation(f"the game is over after round {state.rounds}: {won} won")
     facts: list[Fact] = []
+    if state.laying is not None and not _same_turn(state, event):
+        state = replace(state, laying=None)
     match event:
         case Call():
             state = _call(state, event, facts)
@@ -507,8 +518,8 @@ def apply(state: State, event: Event) -> State:
             state = _tack(state, event, facts)
         case StockOut():
             state = _stockout(state, facts)
-        case Out(player=player):
-            state = _out(state, state.index(player), facts)
+        case Out(player=player, later=later):
+            state = _out(state, state.index(player), later, facts)
         case Hand():
             state = _hand(state, event, facts)
         case Fix():
@@ -516,6 +527,23 @@ def apply(state: State, event: Event) -> State:
         case _:
             assert_never(event)
     return replace(state, ruling=tuple(facts), events=state.events + 1)
+
+
+def _same_turn(state: State, event: Event) -> bool:
+    """Whether `event` leaves it the turn of the first lay-down `state.laying` made.
+
+    The referee keeps no turns, so the events tell: the player's own tacks, melds and going
+    out are his turn going on, and a correction of a closed round (`fix`) is no play at all;
+    anything else (another player's call, lay-down or tack, the stock running out, which needs
+    a draw after his) means the turn has passed. Turns with nothing entered cannot be seen: the
+    scorekeeper says so with `out PLAYER --later`.
+    """
+    match event:
+        case Down(player=player) | Tack(player=player) | Out(player=player):
+            return state.index(player) == state.laying
+        case Fix():
+            return True
+    return False
 
 
 def _playing(state: State, what: str) -> None:
@@ -603,9 +631,29 @@ def _down(state: State, i: int, melds: tuple[tuple[Card, ...], ...], facts: list
     laid = tuple(
         TableMeld(seat.name, m.kind, m.reading, m.stands_for) for m in checked if m.kind is not None
     )
-    facts.append(LaidDown(seat.name, len(state.table) + 1, tuple(m.cards for m in laid), contract))
-    state = replace(state, table=state.table + laid)
-    return _laid(_set_seat(state, i, down=True, laid=seat.laid + count), i, facts)
+    facts.append(
+        LaidDown(
+            seat.name,
+            len(state.table) + 1,
+            tuple(m.cards for m in laid),
+            contract,
+            tuple(
+                (len(state.table) + 1 + k, place)
+                for k, m in enumerate(laid)
+                for card, place in zip(m.cards, m.stands_for, strict=False)  # a three: none
+                if card.is_joker
+            ),
+        )
+    )
+    state = replace(state, table=state.table + laid, laying=i if contract else state.laying)
+    state = _set_seat(state, i, down=True, laid=seat.laid + count)
+    if contract and not state.rules.out_on_laydown and _kept(state, state.seats[i]) <= 0:
+        raise RuleViolation(
+            f"{seat.name} cannot lay down {count} cards: {seat.name} would have no card left"
+            f" after the discard, and going out waits for {seat.name}'s next turn"
+            " (out_on_laydown = false)"
+        )
+    return _laid(state, i, facts)
 
 
 def _laid(state: State, i: int, facts: list[Fact]) -> State:
@@ -834,12 +882,17 @@ def _stockout(state: State, facts: list[Fact]) -> State:
     return _new_round(replace(state, voids=(*state.voids, void)), state.dealer)
 
 
-def _out(state: State, i: int, facts: list[Fact]) -> State:
+def _out(state: State, i: int, later: bool, facts: list[Fact]) -> State:
     _playing(state, "going out")
     name = state.name(i)
     if not state.seats[i].down:
         raise RuleViolation(
             f"{name} has not laid down this round: {name} lays down the contract before going out"
+        )
+    if state.laying == i and not state.rules.out_on_laydown and not later:
+        raise RuleViolation(
+            f"{name} cannot go out: {name} laid down this turn, and going out waits for"
+            f" {name}'s next turn (out_on_laydown = false; if it came, out {name} --later)"
         )
     if (other := _emptied(state, i)) is not None:
         raise RuleViolation(
@@ -1017,6 +1070,7 @@ def _new_round(state: State, dealer: int) -> State:
         stockouts=0,
         out=None,
         hands=tuple(None for _ in seats),
+        laying=None,
     )
 
 

@@ -1,10 +1,14 @@
 """Kalooki (Caribbean contract rummy, RULES.md section 5): melds, contracts, scores, a solver.
 
 A meld is checked as an unordered multiset and, when legal, comes back with its reading: the
-cards in order with each joker in the place it stands for. Nothing here does I/O.
+cards in order with each joker in the place it stands for. When the cards as typed form a run
+in that order (up or down), each joker stands where it was typed; otherwise a joker takes the
+first legal place from the high end. Nothing here does I/O.
 
 >>> str(check_meld(parse_cards("JK JK 6D 7D")))
 'four: JK 6D 7D JK (5D..8D)'
+>>> str(check_meld(parse_cards("JK 6D 7D 8D")))
+'four: JK 6D 7D 8D (5D..8D)'
 >>> check_meld(parse_cards("3S JK JK")).reason
 'a three needs 2 natural cards'
 """
@@ -63,6 +67,7 @@ class Rules:
     tack_order: TackOrder = TackOrder.HIGH_FIRST
     call_limit: int = 3
     call_limit_scope: CallScope = CallScope.GAME
+    out_on_laydown: bool = True
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -82,6 +87,7 @@ class Rules:
             tack_order=r.choice("tack_order", TackOrder, d.tack_order),
             call_limit=r.integer("call_limit", d.call_limit, maximum=9),
             call_limit_scope=r.choice("call_limit_scope", CallScope, d.call_limit_scope),
+            out_on_laydown=r.flag("out_on_laydown", d.out_on_laydown),
         )
         if len(rules.deal_sizes) != len(rules.contracts):
             r.problems.append("deal_sizes and contracts must list the same number of rounds")
@@ -289,6 +295,15 @@ def _check_four(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Me
     suit = naturals[0].suit
     assert suit is not None  # naturals always have a suit
     jokers = len(cards) - len(naturals)
+    typed = _typed_run(cards, suit, rules) if jokers else None
+    if typed is not None:  # the cards as typed are a run: each joker stands where it was typed
+        order = sorted(range(len(cards)), key=typed.__getitem__)
+        return Meld(
+            tuple(cards),
+            Kind.FOUR,
+            tuple(cards[k] for k in order),
+            stands_for=tuple(card_at(typed[k], suit) for k in order),
+        )
     reasons: list[str] = []
     for places in _ace_readings(naturals, rules):
         found = _place_run(sorted(places), jokers, rules)
@@ -302,6 +317,34 @@ def _check_four(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Me
     if counts[1] and _needs_wrap(naturals):
         return _illegal(cards, "the ace cannot sit inside a run: K-A-2 does not wrap")
     return _illegal(cards, min(reasons, key=_reason_rank))
+
+
+def _typed_run(cards: Sequence[Card], suit: Suit, rules: Rules) -> list[int] | None:
+    """Each card's run position when the cards as typed form a run in that order, up or down,
+    jokers where they were typed; None when they do not (then jokers take the first legal
+    places from the high end).
+
+    >>> _typed_run(parse_cards("JK 6D 7D 8D"), Suit.DIAMONDS, Rules())
+    [5, 6, 7, 8]
+    >>> _typed_run(parse_cards("JK KD QD JD"), Suit.DIAMONDS, Rules())
+    [14, 13, 12, 11]
+    >>> _typed_run(parse_cards("6D JK 7D 8D"), Suit.DIAMONDS, Rules()) is None
+    True
+    """
+    if any(a.is_joker and b.is_joker for a, b in pairwise(cards)):
+        return None  # two jokers typed side by side would stand side by side
+    first = next(k for k, c in enumerate(cards) if not c.is_joker)
+    rank = cards[first].rank
+    for step in (1, -1):
+        for start in (1, 14) if rank == 1 else (rank,):
+            places = [start + step * (k - first) for k in range(len(cards))]
+            if min(places) < 1 or max(places) > 14:
+                continue  # past an ace: no room
+            if min(places) == 1 and max(places) == 14 and not rules.ace_both_ends:
+                continue
+            if all(c.is_joker or card_at(p, suit) == c for c, p in zip(cards, places, strict=True)):
+                return places
+    return None
 
 
 def _reason_rank(reason: str) -> int:

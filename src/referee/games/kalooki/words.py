@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.kalooki import engine as kg
-from referee.games.kalooki.cards import show
+from referee.games.kalooki.cards import Card, show
 from referee.games.kalooki.melds import scored
 from referee.text import printable
+
+# What a table reads on the card when a key differs from the bundled ruleset (issue 35).
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "out_on_laydown": lambda v: "out on lay-down turn" if v else "no out on lay-down turn",
+}
 
 
 def words(facts: Sequence[kg.Fact]) -> str:
@@ -26,7 +31,10 @@ def _sentence(fact: kg.Fact) -> str:
                 return f"{n(caller)}'s call is refused (it does not count)"
             return f"{n(caller)} calls the discard and takes a penalty card (call {used})"
         case kg.LaidDown(player=player, first=first, melds=melds, contract=contract):
-            laid = " ".join(f"{first + k}) {show(list(m))}" for k, m in enumerate(melds))
+            laid = " ".join(
+                f"{first + k}) {show(list(m))}{_jokers(first + k, fact.jokers)}"
+                for k, m in enumerate(melds)
+            )
             verb = "lays down" if contract else "lays new melds"
             return f"{n(player)} {verb} {laid}"
         case kg.Tacked(player=player, card=card, meld=meld, swap=swap, reading=reading):
@@ -67,3 +75,9 @@ def _sentence(fact: kg.Fact) -> str:
             return f"{n(players[0])} wins with {total}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)
+
+
+def _jokers(number: int, jokers: Sequence[tuple[int, Card]]) -> str:
+    """Where each joker of four `number` stands: ` (JK as 5D)`; nothing for a three."""
+    places = [f"JK as {place}" for meld, place in jokers if meld == number]
+    return f" ({', '.join(places)})" if places else ""
