@@ -340,6 +340,7 @@ def test_ends_round_on_the_command_line(referee: Runner, tmp_path: Path) -> None
         "  Bob              ooooo.  5\n"
         "  Cy               ooooo.  5\n"
         "Ann rolls round 2: announce any value\n"
+        "house: Mia shown at once\n"
     )
     assert referee("log", "--script").out.splitlines()[1] == "announce Mia --by Ann --shown Mia"
 
@@ -347,10 +348,11 @@ def test_ends_round_on_the_command_line(referee: Runner, tmp_path: Path) -> None
 def test_a_pass_on_the_command_line(referee: Runner, tmp_path: Path) -> None:
     house = ruleset(tmp_path, "passing", "pass_mia = true")
     assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "p", "--ruleset", house).code == 0
-    assert screen(referee("mia", "announce", "mia").out).splitlines()[-3:] == [
+    assert screen(referee("mia", "announce", "mia").out).splitlines()[-4:] == [
         "Mia by Ann!",
         "Bob: lift (costs 2 if true), giveup or",
         "pass",
+        "house: Mia passed on unseen",
     ]
     assert screen(referee("mia", "pass").out) == (
         "Bob passes the Mia on unseen: Cy faces\n"
@@ -362,11 +364,13 @@ def test_a_pass_on_the_command_line(referee: Runner, tmp_path: Path) -> None:
         "Mia by Ann, passed by Bob!\n"
         "Cy: lift (costs 2 if true), giveup or\n"
         "pass\n"
+        "house: Mia passed on unseen\n"
     )
     assert referee("mia", "odds").out == "fresh roll Mia: 2/36 (5.6%)\n"
-    assert referee("mia", "pass").out.splitlines()[-2:] == [
+    assert referee("mia", "pass").out.splitlines()[-3:] == [
         "Mia by Ann, passed by Cy!",
         "Ann: lift (costs 2 if true) or giveup",
+        "house: Mia passed on unseen",
     ]
     again = referee("mia", "pass")
     assert again.code == 1 and again.err == (
@@ -407,10 +411,11 @@ def test_a_night_with_passes_in_the_shell_and_its_script_replayed(
     assert "  pass     Pass the Mia on unseen.\n" in result.out  # help, facing Mia
     card = referee("show").out
     script = referee("log", "--script").out.splitlines()
-    assert script[0] == "# referee new mia Ann Bob Cy --ruleset passing"
+    # The script carries the table's own rules: it needs no file in another data folder.
+    assert script[0] == "# referee new mia Ann Bob Cy --set lives=2 --set pass_mia=true"
     assert script[1:4] == ["announce Mia --by Ann", "pass --by Bob", "pass --by Cy"]
+    Path(house).unlink()
     new = script[0].removeprefix("# referee ").split()
-    new[new.index("passing")] = house  # the ruleset by its file, outside the data folder
     assert referee(*new, "--name", "again").code == 0
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script[1:]) + "\n"))
     replayed = referee("shell")
