@@ -234,3 +234,37 @@ def test_a_reader_that_stops_early_sees_no_traceback(home: Path, tmp_path: Path)
         probe = f"{referee_line} {line} | head -c1 >/dev/null; echo ${{PIPESTATUS[0]}}"
         done = subprocess.run([bash_exe, "-c", probe], capture_output=True, text=True)
         assert (done.stdout, done.stderr) in (("0\n", ""), ("1\n", "")), line
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        pytest.param({"_REFEREE_COMPLETE": "complete_bash"}, id="no-words"),
+        pytest.param(
+            {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee ", "COMP_CWORD": "x"},
+            id="a-word-index-no-number",
+        ),
+    ],
+)
+def test_a_completion_variable_without_its_companions_is_no_traceback(
+    home: Path, env: dict[str, str]
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "referee"], env={**os.environ, **env}, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+
+
+@pytest.mark.parametrize("line", [[], ["show"], ["log"], ["log", "--json"]], ids=" ".join)
+def test_a_fifo_planted_as_the_current_pointer_never_hangs(home: Path, line: list[str]) -> None:
+    """The front door read `current` with a plain open: a FIFO there waited for a writer."""
+    played(home)
+    pointer = home / "current"
+    pointer.unlink()
+    os.mkfifo(pointer)
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", *line], capture_output=True, text=True, timeout=60,
+        env=dict(os.environ),
+    )  # fmt: skip
+    assert done.returncode == 3 and "not a regular file" in done.stderr, done

@@ -160,11 +160,17 @@ def session_file(ref: str | None) -> str | None:
 
 
 def _pointer(root: str) -> str | None:
+    """The `current` pointer's text (None: there is none). Anything but a regular file planted
+    there (a FIFO would wait for a writer forever) raises `OSError`: no answer is kept or given
+    for it, and the ordinary path refuses it in one line."""
     try:
-        with open(os.path.join(root, "current"), encoding="utf-8") as pointer:
-            return pointer.read(4096).strip() or None
-    except (OSError, UnicodeDecodeError):
+        fd = os.open(os.path.join(root, "current"), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
         return None
+    with os.fdopen(fd, "rb") as pointer:
+        if os.fstat(pointer.fileno()).st_mode & 0o170000 != 0o100000:
+            raise OSError("the current pointer is not a regular file")
+        return pointer.read(4096).decode("utf-8").strip() or None
 
 
 def _session_bytes(path: str) -> bytes | None:

@@ -554,6 +554,12 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except typer.Abort:
         output.error_line("aborted")
         return 1
+    except (KeyError, ValueError, IndexError):
+        from referee.cli.line import completing
+
+        if completing():  # a completion variable without the ones Click reads with it
+            return 1  # no words to offer, and never a traceback where a Tab was pressed
+        raise
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"

@@ -458,7 +458,8 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
     for number, item in enumerate(value, start=1):
         # Exactly str or int (a bool is an int too): what a parser or JSON gives, nothing else.
         if type(item) is not dict or not _PLAIN.issuperset(map(type, item.values())):
-            raise UsageError(f"{key[:-1]} {number} must be a table of strings and numbers")
+            what = "event" if key == "events" else "undone event"
+            raise UsageError(f"{what} {number} must be a table of strings and numbers")
     return tuple(value)
 
 
