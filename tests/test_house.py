@@ -129,3 +129,12 @@ def test_a_refused_set_leaves_a_session_alone(referee: Runner, home: Path) -> No
     assert referee("new", "mia", "Ann", "Bob", "--name", "friday2", "--set", "lives=0").code == 2
     assert snapshot(session_file(home)) == before
     assert not session_file(home, "friday2").exists()
+
+
+def test_rules_diff_lists_what_two_rulesets_disagree_on(referee: Runner) -> None:
+    shown = referee("rules", "diff", "liars-dice", "perudo").out.splitlines()
+    assert shown[:2] == ["dice_per_player: 6 | 5", "bidding_rule: reset-face | perudo"]
+    assert "ones_wild: off | on" in shown
+    assert referee("rules", "diff", "mia", "mia").out == "mia and mia rule alike\n"
+    other = referee("rules", "diff", "kariki", "perudo")
+    assert other.code == 2 and "'perudo' is for 'liars', not kariki" in other.err

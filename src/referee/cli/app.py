@@ -346,6 +346,33 @@ def rules_show(name: Annotated[str, typer.Argument(help="Ruleset NAME or PATH.")
     output.print_text(storage.read_text(path, "ruleset"))
 
 
+def rules_diff(
+    first: Annotated[str, typer.Argument(metavar="A", help="Ruleset NAME or PATH.")],
+    second: Annotated[str, typer.Argument(metavar="B", help="Ruleset NAME or PATH.")],
+) -> None:
+    """What two rulesets disagree on.
+
+    One key a line, A's value then B's; rules left out are at the game's default.
+    """
+    from referee.house import differences, value_text
+
+    a, b = storage.load_ruleset(first), storage.load_ruleset(second)
+    game = games.info(str(a.get("game")))
+    if b.get("game") != game.name:
+        other = quote(str(b.get("game")), 20)
+        raise UsageError(f"ruleset {quote(second)} is for {other}, not {game.name}: compare like")
+    found = differences(game, a, b)
+    found |= {k: a.get(k) for k in differences(game, b, a) if k not in found}
+    if not found:
+        output.print_text(f"{first} and {second} rule alike")
+        return
+    from referee.house import effective
+
+    ours, theirs = effective(game, a), effective(game, b)
+    lines = [f"{k}: {value_text(ours.get(k))} | {value_text(theirs.get(k))}" for k in found]
+    output.print_wrapped("\n".join(lines))
+
+
 def rules_check(path: Annotated[str, typer.Argument(help="Your ruleset file.")]) -> None:
     """Check your own ruleset.
 
@@ -422,6 +449,7 @@ def make_app(
         rules_app.command("list")(rules_list)
         rules_app.command("show")(rules_show)
         rules_app.command("check")(rules_check)
+        rules_app.command("diff")(rules_diff)
         app.add_typer(rules_app, name="rules")
     new_app = typer.Typer(
         help="Start a session.\n\nreferee new GAME PLAYER... starts one and makes it current.",
