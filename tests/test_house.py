@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Runner, examples, session_file, snapshot
-from referee import storage
+from referee import games, storage
 from referee.house import house_rules
 
 
@@ -33,7 +33,7 @@ def test_a_set_is_said_on_the_card_in_json_and_in_the_script(referee: Runner) ->
         "--set", "dice_per_player=3", "--set", 'next_starter="caller"', "--name", "friday",
     )  # fmt: skip
     assert started.code == 0, started.err
-    assert started.out.splitlines()[-1].startswith("house: dice_per_player 3")
+    assert started.out.splitlines()[-1] == "house: 3 dice each, the caller starts"
     assert len(started.out.splitlines()[-1]) <= 40
     doc = json.loads(referee("show", "--json").out)
     assert [(h["key"], h["value"]) for h in doc["house_rules"]] == [
@@ -138,3 +138,16 @@ def test_rules_diff_lists_what_two_rulesets_disagree_on(referee: Runner) -> None
     assert referee("rules", "diff", "mia", "mia").out == "mia and mia rule alike\n"
     other = referee("rules", "diff", "kariki", "perudo")
     assert other.code == 2 and "'perudo' is for 'liars', not kariki" in other.err
+
+
+@pytest.mark.parametrize("game", [g for g in games.GAMES if g.has_sessions], ids=lambda g: g.name)
+def test_every_rule_of_every_bundled_ruleset_has_a_few_words(game: games.GameInfo) -> None:
+    """A house rule is said in the game's words on a 40-column line, each value short."""
+    said = games.module(game.name, "words").HOUSE_WORDS
+    for name in game.rulesets:
+        table = storage.load_ruleset(name)
+        for key, value in table.items():
+            if key in ("game", "name", "description"):
+                continue
+            assert key in said, key
+            assert 0 < len(said[key](value)) <= 24, (key, said[key](value))

@@ -12,6 +12,16 @@ from referee.text import printable
 
 # What a table reads on the card when a key differs from the bundled ruleset (issue 35).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "decks": lambda v: f"{v} decks",
+    "jokers": lambda v: f"{v} jokers",
+    "deal_sizes": lambda v: "own deal sizes",
+    "contracts": lambda v: "own contracts",
+    "three_distinct_suits": lambda v: "threes of distinct suits" if v else "threes any suits",
+    "ace_both_ends": lambda v: "ace at both ends" if v else "ace at one end",
+    "allow_new_melds_after_laydown": lambda v: "new melds after" if v else "no new melds after",
+    "tack_order": lambda v: "tack either end" if v == "either_end" else "tack high first",
+    "call_limit": lambda v: f"{v} calls each",
+    "call_limit_scope": lambda v: f"call limit a {v}",
     "out_on_laydown": lambda v: "out on lay-down turn" if v else "no out on lay-down turn",
 }
 

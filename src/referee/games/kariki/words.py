@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.kariki import engine as k
 from referee.notation.dice import KARIKI as LADDER
 from referee.text import printable
+
+# A house rule in a few words, for the line under the card (`referee.house`).
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "buy_in": lambda v: f"buy-in {v}" if v else "no money",
+    "after_kariki_starter": lambda v: f"Kariki: the {v} rolls",
+    "raise": lambda v: "strict raises" if v == "strict" else "match or beat",
+    "truth": lambda v: "exact truth" if v == "exact" else "truth at least",
+    "slashes_per_berry": lambda v: f"{v} slashes a berry",
+    "crown_threshold": lambda v: f"berries every {v} crowns",
+    "crown_hits_roller": lambda v: "crowns hit the roller" if v else "crowns spare the roller",
+    "berry_limit": lambda v: f"out at {v} berries",
+    "buyback": lambda v: "buy-back" if v else "no buy-back",
+    "illegal_claim": lambda v: "berry for a bad claim" if v == "berry" else "bad claim refused",
+    "slash_rules": lambda v: "own slash rules",
+}
 
 
 def words(facts: Sequence[k.Fact]) -> str:

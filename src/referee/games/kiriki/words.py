@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from referee.games.kiriki import engine as kr
@@ -10,6 +10,16 @@ from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
 from referee.text import printable
+
+# A house rule in a few words, for the line under the card (`referee.house`).
+HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "default_format": lambda v: f"{v} by default",
+    "win_by": lambda v: f"win by {v}",
+    "rating_k": lambda v: f"KR factor {v}",
+    "rating_start": lambda v: f"KR from {v}",
+    "rematch_first": lambda v: f"rematch: the {v} opens",
+    "formats": lambda v: "own match formats",
+}
 
 
 def words(facts: Sequence[kr.Fact]) -> str:

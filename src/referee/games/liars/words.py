@@ -12,6 +12,19 @@ from referee.text import printable
 
 # What a table reads on the card when its ruleset differs from the bundled one in a key.
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "palifico_one_die_free_face": lambda v: "one die: face free" if v else "one die: face kept",
+    "two_player_palifico": lambda v: "palifico two-handed" if v else "no palifico two-handed",
+    "two_player_calza": lambda v: "calza two-handed" if v else "no calza two-handed",
+    "dice_per_player": lambda v: f"{v} dice each",
+    "direction": lambda v: f"play goes {v}",
+    "bidding_rule": lambda v: f"{v} bidding",
+    "ones_wild": lambda v: "ones wild" if v else "ones not wild",
+    "open_on_ones": lambda v: "open on ones" if v else "no opening on ones",
+    "next_starter": lambda v: f"the {v} starts",
+    "call_by": lambda v: "anyone calls" if v == "any" else "the next player calls",
+    "palifico": lambda v: "palifico" if v else "no palifico",
+    "exact_call": lambda v: "calza" if v else "no calza",
+    "exact_call_by": lambda v: "anyone calzas" if v == "any" else "calza on turn",
     "exact_call_limit": lambda v: "calza once each" if v == "once_per_game" else "calza any time",
     "exact_call_after_loss": lambda v: "calza after a lost die" if v else "calza with all dice",
     "palifico_once": lambda v: "palifico once each" if v else "palifico each time",

@@ -9,6 +9,12 @@ from referee.games.mia import engine as mia
 from referee.text import printable
 
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
+    "lives": lambda v: f"{v} lives",
+    "mia_costs": lambda v: f"a true Mia costs {v}",
+    "equal_allowed": lambda v: "equal values allowed" if v else "strictly higher",
+    "doubles_order": lambda v: "11 highest double" if v == "reversed" else "66 highest double",
+    "next_starter": lambda v: f"the {v} starts",
+    "direction": lambda v: f"play goes {v}",
     "mia_announced": lambda v: "Mia shown at once" if v == "ends_round" else "Mia is lifted",
     "pass_mia": lambda v: "Mia passed on unseen" if v is True else "Mia not passed on",
 }
