@@ -229,7 +229,7 @@ def test_every_bad_house_rule_is_said_at_once_with_the_others() -> None:
 
 
 def test_house_words_name_each_key_in_a_few_words() -> None:
-    assert set(HOUSE_WORDS) == set(KEYS)
+    assert set(KEYS) <= set(HOUSE_WORDS)  # every rule's words: tests/test_house.py
     fields = {f.name for f in dataclasses.fields(ld.Rules)}
     seed = storage.load_ruleset("perudo")
     values: dict[str, tuple[object, ...]] = {
@@ -237,7 +237,8 @@ def test_house_words_name_each_key_in_a_few_words() -> None:
         "exact_call_after_loss": (False, True),
         "palifico_once": (False, True),
     }
-    for key, say in HOUSE_WORDS.items():
+    for key in KEYS:
+        say = HOUSE_WORDS[key]
         assert key in fields
         phrases = [say(v) for v in values[key]]
         assert all(0 < len(p) <= 24 for p in phrases) and len(set(phrases)) == 2, phrases

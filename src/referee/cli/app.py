@@ -350,7 +350,7 @@ def rules_diff(
     first: Annotated[str, typer.Argument(metavar="A", help="Ruleset NAME or PATH.")],
     second: Annotated[str, typer.Argument(metavar="B", help="Ruleset NAME or PATH.")],
 ) -> None:
-    """What two rulesets disagree on.
+    """Two rulesets compared.
 
     One key a line, A's value then B's; rules left out are at the game's default.
     """
