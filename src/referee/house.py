@@ -9,6 +9,7 @@ it. A key a ruleset leaves out has the game's default, which its first bundled r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,9 +18,15 @@ from referee import games, storage
 NOT_RULES = ("game", "name", "description")  # what a ruleset says about itself
 
 
+@functools.cache
+def bundled(name: str) -> Mapping[str, object]:
+    """A bundled ruleset, read once a process (they ship with the code and never change)."""
+    return storage.load_ruleset(name)
+
+
 def effective(game: games.GameInfo, table: Mapping[str, object]) -> dict[str, object]:
     """Every rule of `table`, those it leaves out at the game's default."""
-    defaults = storage.load_ruleset(game.rulesets[0])
+    defaults = bundled(game.rulesets[0])
     found = {**defaults, **table}
     return {k: v for k, v in found.items() if k not in NOT_RULES}
 
@@ -40,7 +47,7 @@ def base_of(game: games.GameInfo, table: Mapping[str, object]) -> str:
         return name
     return min(
         game.rulesets,
-        key=lambda r: len(differences(game, table, storage.load_ruleset(r))),
+        key=lambda r: len(differences(game, table, bundled(r))),
     )
 
 
@@ -51,7 +58,7 @@ def house_rules(game_name: str, table: Mapping[str, object]) -> tuple[str, dict[
     game = games.info(game_name)
     try:
         base = base_of(game, table)
-        return base, differences(game, table, storage.load_ruleset(base))
+        return base, differences(game, table, bundled(base))
     except RefereeError:  # a bundled ruleset unreadable (a broken install): nothing to compare
         return game.rulesets[0], {}
 
