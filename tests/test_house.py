@@ -151,3 +151,13 @@ def test_every_rule_of_every_bundled_ruleset_has_a_few_words(game: games.GameInf
                 continue
             assert key in said, key
             assert 0 < len(said[key](value)) <= 24, (key, said[key](value))
+
+
+def test_rules_show_says_each_rule_in_words_before_the_file(referee: Runner) -> None:
+    shown = referee("rules", "show", "perudo").out
+    assert " ".join(shown.split()).startswith(
+        "perudo (liars) in words: 5 dice each, play goes right,"
+    )
+    said = " ".join(shown.split("\n#")[0].split())  # the words, before the file's comments
+    assert "palifico once each" not in said and "palifico each time" in said
+    assert 'bidding_rule = "perudo"' in shown  # and the file as written

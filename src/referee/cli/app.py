@@ -340,9 +340,15 @@ def rules_list() -> None:
 
 
 def rules_show(name: Annotated[str, typer.Argument(help="Ruleset NAME or PATH.")]) -> None:
-    """One ruleset, as written."""
+    """One ruleset, in words."""
+    from referee.house import effective
+
     path = storage.ruleset_path(name)
-    storage.load_ruleset(name)
+    table = storage.load_ruleset(name)
+    game = games.info(str(table.get("game")))
+    said = getattr(games.module(game.name, "words"), "HOUSE_WORDS", {})
+    rules = [said[k](v) for k, v in effective(game, table).items() if k in said]
+    output.print_wrapped(f"{table.get('name')} ({game.name}) in words: " + ", ".join(rules))
     output.print_text(storage.read_text(path, "ruleset"))
 
 
