@@ -105,7 +105,7 @@ ACTIONS_REFUSED = [
     pytest.param(("kariki", "claim"), 2, id="missing-argument"),
     pytest.param(("kariki", "claim", "9", "10"), 2, id="extra-argument"),
     pytest.param(("kariki", "fold"), 2, id="unknown-action"),
-    pytest.param(("redo",), 2, id="nothing-to-redo"),
+    pytest.param(("redo",), 1, id="nothing-to-redo"),
 ]
 
 
@@ -143,14 +143,14 @@ def test_a_new_action_clears_redo(referee: Runner) -> None:
     referee("kariki", "claim", "9")
     referee("undo")
     referee("kariki", "claim", "10")
-    assert referee("redo").code == 2
+    assert referee("redo").code == 1  # nothing to redo: refused
 
 
 def test_undo_with_no_events(referee: Runner, home: Path) -> None:
     referee(*START)
     before = snapshot(session_file(home))
     result = referee("undo")
-    assert result.code == 2 and "nothing to undo" in result.err
+    assert result.code == 1 and "nothing to undo" in result.err  # refused, as CLI.md says
     assert snapshot(session_file(home)) == before
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import games
-from referee.errors import RefereeError, UsageError, quote
+from referee.errors import RefereeError, RuleViolation, UsageError, quote
 from referee.games.base import Game, PlayerInfo
 from referee.text import check_name, pick
 
@@ -257,7 +257,7 @@ def take_back(session: Session, state: Any = None) -> tuple[Session, None, Event
     """`undo` leaving the state to whoever saves it (None): `storage.transaction` replays
     what is left, or takes the kept replay of exactly those events."""
     if not session.events:
-        raise UsageError("nothing to undo: the session has no events")
+        raise RuleViolation("nothing to undo: the session has no events")
     last = session.events[-1]
     undone = replace(session, events=session.events[:-1], undone=(*session.undone, last))
     return undone, None, last
@@ -266,7 +266,7 @@ def take_back(session: Session, state: Any = None) -> tuple[Session, None, Event
 def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
     """Put back the last undone event, checked against `state` (the replay of `session`)."""
     if not session.undone:
-        raise UsageError("nothing to redo")
+        raise RuleViolation("nothing to redo")
     event = session.undone[-1]
     engine = session.engine
     after = engine.checked_apply(state, event_of(engine, event))
