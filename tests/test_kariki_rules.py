@@ -401,6 +401,28 @@ def test_ruleset_reports_every_problem_at_once() -> None:
         assert part in message
 
 
+@pytest.mark.parametrize(
+    ("seconds", "refused"),
+    [
+        pytest.param({"seconds_per_slash": 0}, True, id="zero"),
+        pytest.param({"seconds_per_slash": 1}, False, id="one"),
+        pytest.param({}, False, id="left-out-counted"),
+    ],
+)
+def test_a_timed_slash_rule_takes_at_least_a_second_a_slash(
+    seconds: dict[str, int], refused: bool
+) -> None:
+    """0 seconds a slash read as no timing at all, so a 12-second drop was 12 slashes."""
+    from referee.errors import RulesetError
+
+    table = {"slash_rules": {"drop": {"text": "dropped dice", **seconds}}}
+    if refused:
+        with pytest.raises(RulesetError, match="seconds_per_slash must be from 1"):
+            k.Rules.from_table(table)
+    else:
+        assert k.Rules.from_table(table).slash_rule("drop") is not None
+
+
 def test_stored_events_round_trip() -> None:
     events: list[k.Event] = [
         k.Claim("Ann", Rank.NINE), k.ShowKariki("Ann"), k.TakeMug("Bob"),

@@ -139,7 +139,10 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
             continue
         sub = TableReader(body if isinstance(body, Mapping) else {}, f"slash_rules.{name}")
         text = sub.text("text", "")
-        seconds = sub.integer("seconds_per_slash", 0, maximum=MAX_SECONDS)
+        # At least 1 when given (0 would make every second a slash); left out: counted rule.
+        timed = isinstance(body, Mapping) and "seconds_per_slash" in body
+        seconds = sub.integer("seconds_per_slash", 1 if timed else 0, minimum=int(timed),
+                              maximum=MAX_SECONDS)  # fmt: skip
         if not isinstance(body, Mapping) or not text:
             sub.problems.append('it needs text = "..."')
         r.problems += [f"slash_rules.{name}: {p}" for p in sub.all_problems()]
