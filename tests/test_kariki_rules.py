@@ -509,9 +509,17 @@ def test_berries_of_one_event_stop_when_one_player_stands() -> None:
 def test_strict_raises_refuse_taking_the_mug_over_double_sixes() -> None:
     state = play("Ann claim 66", raise_rule=k.Raise.STRICT)
     assert k.choices(state) == ("pull", "pass")
-    for line in ("Bob roll", "Bob claim 66", "Bob kariki"):  # all three take the mug
-        with pytest.raises(RuleViolation, match="nothing but a shown Kariki"):
+    said_for = {  # all three take the mug, each refusal in its own words
+        "Bob roll": "nothing but a shown Kariki beats 'Double Sixes' under strict raises",
+        "Bob claim 66": "Bob cannot take the mug over 'Double Sixes' under strict raises, so"
+        " claims nothing",
+        "Bob kariki": "Bob cannot take the mug over 'Double Sixes' under strict raises, so"
+        " shows no Kariki",
+    }
+    for line, words in said_for.items():
+        with pytest.raises(RuleViolation) as refused:
             play(line, state)
+        assert str(refused.value) == f"{words}: pull or pass"
     assert said(play("Bob pass", state)) == "Bob passes and answers for Double Sixes"
 
 

@@ -796,7 +796,7 @@ def is_true(dice: Roll, claim: Rank, rules: Rules) -> bool:
 def _claim(state: State, i: int, rank: Rank, facts: list[Fact]) -> State:
     took_mug = state.phase is Phase.RESPOND
     if took_mug:
-        state = _take_mug(state, i)
+        state = _take_mug(state, i, "claims nothing")
     legal = rank is not Rank.ONE_TWO and (
         state.claim is None or is_raise(state.claim, rank, state.rules)
     )
@@ -830,7 +830,7 @@ def illegal_reason(rank: Rank, standing: Rank | None, strict: bool) -> str:
 def _kariki(state: State, i: int, facts: list[Fact]) -> State:
     took_mug = state.phase is Phase.RESPOND
     if took_mug:
-        state = _take_mug(state, i)
+        state = _take_mug(state, i, "shows no Kariki")
     roller = state.seats[i]
     seats = list(state.seats)
     seats[i] = replace(roller, crowns=roller.crowns + 1)
@@ -858,7 +858,7 @@ def _kariki(state: State, i: int, facts: list[Fact]) -> State:
     return _fresh_roll(state, starter)
 
 
-def _take_mug(state: State, i: int) -> State:
+def _take_mug(state: State, i: int, doing: str | None = None) -> State:
     if state.phase is not Phase.RESPOND or state.claim is None:
         raise RuleViolation(f"{state.name(i)} already has the mug: claim a rank or show a Kariki")
     if state.chain_is_back:
@@ -867,9 +867,15 @@ def _take_mug(state: State, i: int) -> State:
             f"the chain came back to {state.name(i)}: pull, or pass it back to {first}"
         )
     if not can_be_raised(state.claim, state.rules):
+        standing = LADDER.name(state.claim)
+        if doing is None:  # `roll`: RULES' own words
+            raise RuleViolation(
+                f"nothing but a shown Kariki beats '{standing}' under strict raises: pull or pass"
+            )
+        # A claim or a Kariki over it needs the mug first, which strict raises keep there.
         raise RuleViolation(
-            f"nothing but a shown Kariki beats '{LADDER.name(state.claim)}' under strict"
-            " raises: pull or pass"
+            f"{state.name(i)} cannot take the mug over '{standing}' under strict raises,"
+            f" so {doing}: pull or pass"
         )
     return replace(
         state,
