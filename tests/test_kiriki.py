@@ -310,6 +310,16 @@ def test_aces_locked_only_while_the_lock_is_in_force() -> None:
     assert ended.is_over and kr.summary(ended)["aces_locked"] is False
 
 
+@pytest.mark.parametrize("typed", [["5", "3"], ["5-3"], ["king", "queen"], ["K", "Q"]])
+def test_a_rolloff_is_typed_as_dice_are(referee: Runner, typed: list[str]) -> None:
+    """Digits only were read (`rolloff ace king` said "'ace' is not a valid int"), and `5-3`,
+    the form the ruling itself prints, was refused."""
+    assert referee("new", "kiriki", "Ann", "Bob").code == 0
+    result = referee("kiriki", "rolloff", *typed)
+    assert result.code == 0 and result.out.startswith("roll-off 5-"), result
+    assert referee("log", "--script").out.splitlines()[1].startswith("rolloff 5-")
+
+
 def test_the_rolloff_decides_who_starts() -> None:
     state = match(first=None)
     assert state.phase is kr.Phase.ROLLOFF and kr.legal_actions(state) == ("rolloff",)
@@ -409,6 +419,8 @@ BAD = [
                  id="unknown-format"),
     pytest.param(("kiriki", "rolloff", "0", "3"), 2, "1 to 6, not 0", id="rolloff-0"),
     pytest.param(("kiriki", "rolloff", "3", "7"), 2, "1 to 6, not 7", id="rolloff-7"),
+    pytest.param(("kiriki", "rolloff", "5"), 2, "two dice, like 5 3, 5-3 or A K", id="rolloff-1"),
+    pytest.param(("kiriki", "rolloff", "x", "3"), 2, "unknown die 'x'", id="rolloff-x"),
     pytest.param(("kiriki", "claim", "9"), 1, "roll-off", id="claim-before-the-rolloff"),
 ]  # fmt: skip
 

@@ -57,7 +57,6 @@ class Param(NamedTuple):
     needs: str | None = None  # optional for Click, but the action says "claim needs {needs}"
     typed_by: Callable[[Any], Any] | None = None  # reads what was typed (words unjoined) itself
     resolve: Callable[[Any, Any, Table], Any] | None = None  # (value, state, table) -> the value
-    stored_only: bool = False  # kept and stored, not typed nor in the line (a `build` makes it)
     takes: tuple[int, str] | None = None  # words: at most N, else "pull takes {what}, not M words"
     dashed: bool = False  # a word that may start with "-" (`call -1`): its parse judges it
     field: str | None = None  # the event's field, if not the name (Kalooki's --on sets `meld`)
@@ -150,7 +149,7 @@ class Action(NamedTuple):
     @property
     def words(self) -> tuple[Param, ...]:
         """The positional parameters, in the order typed."""
-        return tuple(p for p in self.params if p.option is None and not p.stored_only)
+        return tuple(p for p in self.params if p.option is None)
 
     @property
     def options(self) -> tuple[Param, ...]:

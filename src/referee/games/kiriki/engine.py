@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, NamedTuple, assert_never
+from typing import NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote
 from referee.games.actions import BY, FIRST, Actions, New, Param, Table, action
@@ -124,22 +124,22 @@ def options_from_table(
 
 
 def _two_dice(text: str) -> tuple[int, int]:
+    """A roll-off's two dice, one each in the order the players were named: `5 3`, `5-3` (as
+    its ruling says it), `A K`, `ace king`."""
     parts = text.replace("-", " ").split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise NotationError(f"a roll-off is two dice, like 5-3, not {quote(text)}")
-    return int(parts[0]), int(parts[1])
+    if len(parts) != 2:
+        raise NotationError(f"a roll-off is two dice, like 5 3, 5-3 or A K, not {quote(text)}")
+    for part in parts:
+        if part.isascii() and part.isdigit() and not 1 <= int(part) <= 6:
+            raise NotationError(f"a die shows 1 to 6, not {part[:12]}")
+    first, second = (WORDS.parse_face(p) for p in parts)
+    return first, second
 
 
 def _roll(dice: list[str]) -> Roll:
     if len(dice) > 2:
         raise UsageError(f"two dice, like 4-5 or K-K, not {len(dice)} words")
     return WORDS.parse_dice(" ".join(dice))
-
-
-def _dice_shown(typed: Mapping[str, Any]) -> None:
-    for die in (typed["first"], typed["second"]):
-        if not 1 <= die <= 6:
-            raise UsageError(f"a die shows 1 to 6, not {die}")
 
 
 def _acting(by: str | None, state: State, table: Table) -> str:
@@ -165,22 +165,24 @@ SHOW = Param(
 )  # fmt: skip
 
 
+ROLLOFF_DICE = Param(
+    "dice", "words", metavar="DIE DIE", help="One die each, in the order named: 5 3, 5-3, A K.",
+    parse=_two_dice, show=lambda d: f"{d[0]}-{d[1]}", required=True,
+)  # fmt: skip
+
+
 @action(
     "rolloff",
-    Param("first", "number", metavar="DIE", help="The first-named player's die.", required=True),
-    Param("second", "number", metavar="DIE", help="The other player's die.", required=True),
-    Param("dice", parse=_two_dice, show=lambda d: f"{d[0]}-{d[1]}", stored_only=True),
+    ROLLOFF_DICE,
     help="""Roll off for the start.
 
     One die each, in the order the players were named: higher rolls first; a tie rolls again.
     """,
-    check=_dice_shown,
-    build=lambda typed, state, table: RollOff((typed["first"], typed["second"])),
 )
 @dataclass(frozen=True, slots=True)
 class RollOff:
-    """One die each, in the order the players were named; higher starts. Typed and said as two
-    words (`rolloff 5 3`), stored as one (`dice = "5-3"`)."""
+    """One die each, in the order the players were named; higher starts (`rolloff 5-3`, stored
+    as `dice = "5-3"`)."""
 
     dice: tuple[int, int]
 
