@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Runner
+from conftest import Runner, session_file, snapshot
 from referee import games, storage
 from referee.cli.shell import Shell
 from referee.errors import UsageError
@@ -427,3 +427,22 @@ def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(codec, "replay_of", counting)
     return replays
+
+
+def test_another_games_action_in_a_shell_on_a_named_session_writes_nowhere(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`referee shell -s liars-night` then `kariki claim 9` added the claim to the *current*
+    Kariki session: another game's action is refused as the slip it is, and its tools work."""
+    import io
+
+    referee("new", "kariki", "Ann", "Bob", "--name", "kn")
+    referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--name", "ln")
+    referee("use", "kn")
+    before = snapshot(session_file(home, "kn"))
+    lines = "kariki claim 9\nkariki odds 9\nkalooki check 5H 5D JK\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    result = referee("shell", "-s", "ln")
+    assert "session 'ln' is Liar's dice: 'kariki claim' needs a Kariki session" in result.err
+    assert "16/36" in result.out and "three: 5H 5D JK" in result.out
+    assert snapshot(session_file(home, "kn")) == before

@@ -168,8 +168,14 @@ class Shell:
         if head == "help":
             return self._help(words[1:])
         if head in self.tools:  # another game's tools (`kalooki check 5H 5D JK`); its actions
-            # are refused by `common.act` in one line, and the shell goes on
-            return run([head, *words[1:]], self.space, self._tree(head))
+            # are refused by `common.act` in one line, and the shell goes on. An action is run on
+            # this shell's session (so refused as a slip), never on whichever one is current.
+            from referee.cli.moves import moves_of
+
+            action = len(words) > 1 and words[1] in moves_of(self.tools[head])
+            extra = ["--session", self.ref] if action else []
+            return run([head, words[1], *extra, *words[2:]] if action else [head, *words[1:]],
+                       self.space, self._tree(head))  # fmt: skip
         command = self.actions.get(head) or self.command.commands.get(head)
         argv = [head] if head in SHARED else [self.game, head]
         takes_session = any(p.name == "session" for p in getattr(command, "params", ()))
