@@ -446,3 +446,28 @@ def test_another_games_action_in_a_shell_on_a_named_session_writes_nowhere(
     assert "session 'ln' is Liar's dice: 'kariki claim' needs a Kariki session" in result.err
     assert "16/36" in result.out and "three: 5H 5D JK" in result.out
     assert snapshot(session_file(home, "kn")) == before
+
+
+KIRIKI = ("kiriki", "Ann", "Bob", "--first", "Ann")
+
+
+@pytest.mark.parametrize(
+    ("new", "typed", "said"),
+    [
+        pytest.param(KIRIKI, "k", "'kiriki' in full: it ends the round", id="kiriki-k"),
+        pytest.param(KIRIKI, "res ann", "'resign' in full: it ends the match", id="resign"),
+        pytest.param(("kariki", "Ann", "Bob"), "se", "'settle' in full: it ends the night",
+                     id="settle"),
+        pytest.param(("kalooki", "Ann", "Bob", "Cy"), "o ann", "'out' in full", id="out"),
+    ],
+)  # fmt: skip
+def test_one_letter_never_ends_a_round_a_match_or_the_night(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, new: tuple[str, ...], typed: str, said: str
+) -> None:
+    import io
+
+    assert referee("new", *new, "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+    result = referee("shell")
+    assert result.code == 2 and f"error: type {said}" in result.err
+    assert referee("log").out == "no events yet\n"

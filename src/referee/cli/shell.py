@@ -160,6 +160,7 @@ class Shell:
         try:
             words = self._own_game(shlex.split(line))
             head = self._command(words[0])
+            self._whole(words[0], head)
         except (ValueError, UsageError) as error:
             output.error_line(str(error))
             return 2
@@ -258,6 +259,15 @@ class Shell:
             title = games.info(self.game).title
             hint = f": try {', '.join(open_now)}" if open_now else ""
             raise UsageError(f"{quote(word)} is an action of {theirs}, not {title}{hint}") from None
+
+    def _whole(self, typed: str, name: str) -> None:
+        """An action that ends a round, a match or the night is typed in full: one letter
+        (`s`, `k`) must never settle a night or score a point by a slip of the thumb."""
+        if typed.casefold() == name:
+            return
+        declared = games.load(self.game).actions.get(name)
+        if declared is not None and declared.whole:
+            raise UsageError(f"type {name!r} in full: it ends {declared.whole}")
 
     def _own_game(self, words: list[str]) -> list[str]:
         """The words without a leading name of this game: `kariki claim 9` is `claim 9` at a

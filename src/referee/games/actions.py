@@ -145,6 +145,7 @@ class Action(NamedTuple):
     fixed: Mapping[str, Any] = MappingProxyType({})  # fields this command sets itself
     check: Callable[[Mapping[str, Any]], None] | None = None  # typed values, before the session
     build: Build | None = None  # the event from the typed values, when not field by field
+    whole: str | None = None  # what it ends ("the night"): the shell takes no prefix for it
 
     @property
     def words(self) -> tuple[Param, ...]:
@@ -278,12 +279,15 @@ def action(
     fixed: Mapping[str, Any] | None = None,
     check: Callable[[Mapping[str, Any]], None] | None = None,
     build: Build | None = None,
+    whole: str | None = None,
 ) -> Callable[[type[T]], type[T]]:
     """Declare the event class below as the action `name` (see the module); its `str` is its
     shell line."""
 
     def declare(cls: type[T]) -> type[T]:
-        declared = Action(name, cls, params, help, fixed or {}, check, build)
+        declared = Action(
+            name, cls, params, help, fixed or MappingProxyType({}), check, build, whole
+        )
         _DECLARED.setdefault(cls, []).append(declared)
         cls.__str__ = _line  # type: ignore[method-assign]
         return cls

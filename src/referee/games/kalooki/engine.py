@@ -189,6 +189,7 @@ class Tack:
     The first time, the discards are reshuffled; the second before anyone is out voids the
     round, which is dealt again by the same dealer.
     """,
+    whole="the stock, and may void the round",
 )
 @dataclass(frozen=True, slots=True)
 class StockOut:
@@ -204,6 +205,7 @@ class StockOut:
 
     Then every other hand is entered with 'hand'.
     """,
+    whole="the round",
 )  # fmt: skip
 @dataclass(frozen=True, slots=True)
 class Out:

@@ -376,6 +376,7 @@ class BuyBack:
     When one player stands and a buy-back is still on offer: nobody else buys back, the
     offers close, and the last player standing takes the pot.
     """,
+    whole="the night",
 )
 @dataclass(frozen=True, slots=True)
 class Settle:

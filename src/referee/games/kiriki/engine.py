@@ -224,6 +224,7 @@ class Claim:
 
     Black and Red: the roller takes the point at once.
     """,
+    whole="the round",
 )
 @dataclass(frozen=True, slots=True)
 class ShowKiriki:
@@ -336,6 +337,7 @@ class Roll_:
 
     The match ends as a loss for PLAYER (and counts for KR when ranked).
     """,
+    whole="the match",
 )
 @dataclass(frozen=True, slots=True)
 class Resign:
