@@ -165,7 +165,7 @@ def test_sessions_and_use(referee: Runner, home: Path) -> None:
     assert listing[5] == "    Dee, Eve"
     assert referee("use", "friday").code == 0
     assert show(referee)["session"] == "friday"
-    assert referee("use", "nope").code == 3
+    assert referee("use", "nope").code == 2  # an unknown name: bad input, said without a path
     assert referee("use", "../x").code == 3  # a slash makes it a PATH (CLI.md): none there
     assert referee("use", "bad name").code == 2
     assert show(referee)["session"] == "friday"
@@ -298,3 +298,29 @@ def test_a_missing_argument_is_said_in_the_house_style(
     where = f"referee {action[0]} {action[1]} --help"
     assert f"'{action[1]}' needs {needs}: see '{where}'" in result.err
     assert "Missing argument" not in result.err
+
+
+@pytest.mark.parametrize(
+    ("typed", "code", "said"),
+    [
+        pytest.param("FRIDAY", 0, "KARIKI friday", id="any-case"),
+        pytest.param("fri", 0, "KARIKI friday", id="a-unique-prefix"),
+        pytest.param("fridya", 2, "unknown session 'fridya': did you mean 'friday'?", id="typo"),
+        pytest.param("zz", 2, "unknown session 'zz': try friday, saturday", id="unknown"),
+    ],
+)
+def test_a_session_is_named_as_a_player_is(
+    referee: Runner, typed: str, code: int, said: str
+) -> None:
+    """`show fridya` said an absolute path with exit 3; a name typed is matched as any word."""
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
+    result = referee("show", typed)
+    assert result.code == code and said in (result.out if code == 0 else result.err)
+    assert "/" not in result.err
+
+
+def test_delete_takes_a_sessions_whole_name(referee: Runner, home: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    assert referee("delete", "fri", "--yes").code == 3  # never a prefix: nothing deleted
+    assert session_file(home).exists()

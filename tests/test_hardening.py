@@ -401,7 +401,7 @@ def test_a_refused_command_creates_no_folder_and_no_lock(
     one_line(referee("kariki", "claim", "9", "-s", str(missing)), 3, "no such session file")
     assert not (tmp_path / "missing").exists()
     referee(*START)
-    one_line(referee("kariki", "claim", "9", "-s", "typo"), 3, "no such session file")
+    one_line(referee("kariki", "claim", "9", "-s", "typo"), 2, "unknown session 'typo'")
     assert sorted(p.name for p in (home / "sessions").iterdir()) == ["friday.lock", "friday.toml"]
 
 

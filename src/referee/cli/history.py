@@ -705,7 +705,7 @@ def delete(
     pointed there. Asks at a terminal; needs --yes otherwise.
     """
     space = workspace(ctx)
-    path = storage.locate(space.home, name)  # a link is deleted as a link
+    path = storage.locate(space.home, name, exact=True)  # a link is deleted as a link
     if not path.is_symlink():  # a link, even to nothing, can always go
         storage.read_bytes(path, "session file")
     if not yes:

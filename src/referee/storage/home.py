@@ -10,6 +10,7 @@ from referee.errors import StorageError, UsageError
 from referee.session import check_session_name
 from referee.storage.atomic import atomic_write
 from referee.storage.files import read_bytes, shown
+from referee.text import pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +79,20 @@ def resolve(home: Home, ref: str | None) -> Path:
     return follow_links(locate(home, ref))
 
 
-def locate(home: Home, ref: str | None) -> Path:
+def locate(home: Home, ref: str | None, exact: bool = False) -> Path:
     """The path `ref` names (else the current session's), not following a link: what `delete`
-    removes."""
+    removes (`exact`: by its whole name; else a name typed in any case, or a unique prefix)."""
+    typed = ref
     ref = ref or current_ref(home)
     if not ref:
         raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
-    return Path(ref) if is_path(ref) else home.session_path(ref)
+    if is_path(ref):
+        return Path(ref)
+    path = home.session_path(ref)
+    if typed and not exact and not os.path.lexists(path):  # any case, a prefix, a near miss
+        names = [p.stem for p in session_files(home)]
+        return home.session_path(pick(typed, [(n, n) for n in names], "session"))
+    return path
 
 
 def follow_links(path: Path) -> Path:
