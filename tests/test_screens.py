@@ -123,3 +123,12 @@ def test_a_text_is_counted_in_the_lines_rich_prints_it_in(text: str, columns: in
     for line in text.splitlines():
         console.print(Text(line))  # as output.draw prints a ruling, one line at a time
     assert wrapped_lines(text, columns) == out.getvalue().count("\n")
+
+
+def test_into_a_pipe_lines_carry_no_padding(referee: Runner) -> None:
+    """`show` and `log` padded their lines with spaces into pipes and files."""
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("kariki", "claim", "9")
+    for args in (["show"], ["log"], ["show", "--compact"]):
+        out = referee(*args).out
+        assert out and all(line == line.rstrip() for line in out.splitlines()), args

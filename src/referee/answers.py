@@ -195,11 +195,10 @@ def _screen() -> list[object]:
     """What the drawing may depend on: a terminal's size and encoding, the time zone."""
     tty = os.isatty(1)
     size: object = None
-    if tty:
-        try:
-            size = tuple(os.get_terminal_size(1))
-        except OSError:
-            size = None
+    try:  # piped, a screen is laid out for stderr's terminal (`cli.output.width`)
+        size = tuple(os.get_terminal_size(1 if tty else 2))
+    except OSError:
+        size = None
     encoding = getattr(sys.stdout, "encoding", None)
     return [tty, size, encoding, time.tzname, time.timezone, time.altzone, time.daylight]
 

@@ -95,12 +95,22 @@ def console() -> Console:
 def draw(*renderables: RenderableType | str) -> None:
     """Draw renderables on stdout; a string is shown literally (never as Rich markup)."""
     out = console()
+    items = []
     for item in renderables:
         if isinstance(item, str):
             from rich.text import Text
 
             item = Text(printable(item, keep_newlines=True))
-        out.print(item)
+        items.append(item)
+    if out.is_terminal:
+        for item in items:
+            out.print(item)
+        return
+    # Into a pipe or a file: lines as they are read, without the padding that lines up a screen.
+    with out.capture() as captured:
+        for item in items:
+            out.print(item)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 MIN_WIDTH, MAX_WIDTH = 20, 400
@@ -127,5 +137,6 @@ def _measured(variable: str, stream: object, side: str) -> int:
 
 def width() -> int:
     """The width screens are laid out for: COLUMNS, the terminal, else 80; kept sane."""
-    found = _measured("COLUMNS", sys.stdout, "columns")
+    # Piped (`referee show | head`), the terminal is still stderr's: lay out for its width.
+    found = _measured("COLUMNS", sys.stdout, "columns") or _measured("", sys.stderr, "columns")
     return max(MIN_WIDTH, min(MAX_WIDTH, found)) if found else 80
