@@ -132,3 +132,9 @@ def test_into_a_pipe_lines_carry_no_padding(referee: Runner) -> None:
     for args in (["show"], ["log"], ["show", "--compact"]):
         out = referee(*args).out
         assert out and all(line == line.rstrip() for line in out.splitlines()), args
+
+
+def test_export_help_is_not_cut_into_pieces(referee: Runner) -> None:
+    """The formats' metavar took Click's whole first column: its help wrapped at 10 cells."""
+    shown = referee("export", "--help").out
+    assert "  -f, --format FORMAT  csv, json, md," in shown

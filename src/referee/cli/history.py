@@ -39,7 +39,10 @@ class Format(Enum):
 def export(
     ctx: typer.Context,
     format: Annotated[
-        Format, typer.Option("--format", "-f", help="csv, json, md, html, svg, png or sqlite.")
+        Format,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="csv, json, md, html, svg, png or sqlite."
+        ),
     ] = Format.CSV,
     out: Annotated[
         Path | None,
