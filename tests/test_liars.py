@@ -459,7 +459,9 @@ def test_bids_print_and_parse_back(quantity: int, face: int) -> None:
 def test_hands_notation() -> None:
     assert str(Hands.parse("Ann=3,3,1 Bob=6,2")) == "Ann=1,3,3 Bob=2,6"
     assert str(Hands.parse("Ann Marie=3 3; Bob=6")) == "Ann Marie=3,3; Bob=6"
-    for bad in ("Ann=7", "Ann", "Ann=1,x", "=", ""):
+    # As Kariki's `pull 45`: a run of digits is one die a digit (`--dice Ann=335` was refused).
+    assert str(Hands.parse("Ann=335 Bob=62")) == "Ann=3,3,5 Bob=2,6"
+    for bad in ("Ann=7", "Ann", "Ann=1,x", "=", "", "Ann=10", "Ann=" + "6" * 11):
         with pytest.raises(NotationError):
             Hands.parse(bad)
 

@@ -119,12 +119,14 @@ def parse_count(text: str, what: str = "count") -> int:
 
 
 def parse_dice(text: str) -> tuple[int, ...]:
-    """Dice as shown, smallest first: `3,3,1` or `3 3 1` (ASCII digits 1 to 6).
+    """Dice as shown, smallest first: `3,3,1`, `3 3 1` or `331` (ASCII digits 1 to 6).
 
-    >>> parse_dice("3,3,1")
-    (1, 3, 3)
+    >>> parse_dice("3,3,1"), parse_dice("335")
+    ((1, 3, 3), (3, 3, 5))
     """
     faces = [d for d in re.split(r"[ ,]+", text.strip()) if d]
+    if len(faces) == 1 and faces[0].isascii() and faces[0].isdigit():
+        faces = list(faces[0])  # `335`, as Kariki's `pull 45`: one digit a die
     if len(faces) > MAX_DICE_SHOWN:
         raise NotationError(f"too many dice: {len(faces)} (a cup holds at most 10)")
     dice = []
