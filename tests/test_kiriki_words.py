@@ -364,3 +364,19 @@ def test_a_kiriki_action_on_another_games_session(referee: Runner, example: str)
     result = referee("kiriki", "roll", "-s", str(path))
     assert result.code == 2 and "needs a Kiriki session" in result.err, result
     assert result.err.count("\n") == 1 and snapshot(path) == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("pair of sixes", "pair of aces"), ("pair of ones", "pair of blacks"),
+     ("sixes", "pair of aces"), ("pair of threes", "pair of jacks")],
+)  # fmt: skip
+def test_a_pair_by_its_number_is_hinted_to_its_name(typed: str, meant: str) -> None:
+    """`pair of sixes` was hinted to Pair of Reds and `sixes` to Six: following the hint
+    recorded the wrong claim."""
+    from referee.errors import NotationError
+    from referee.notation.dice import KIRIKI_WORDS
+
+    with pytest.raises(NotationError, match=f"did you mean '{meant}'"):
+        KIRIKI_WORDS.parse_rank(typed)
+    KIRIKI_WORDS.parse_rank(meant)  # and the hint is one that reads

@@ -348,6 +348,11 @@ class FaceWords:
                 f" {self.ladder.name(other)} here ({self.spell(other)}, {self.letters(roll)}"
                 f" or {roll})"
             )
+        numbers = ("ones", "twos", "threes", "fours", "fives", "sixes")
+        said = key.removeprefix("pair of ").strip()
+        if said in numbers:  # `pair of sixes`, `sixes`: a pair of dice by their number
+            pair = f"pair of {self.faces[numbers.index(said)].lower()}s"
+            raise NotationError(f"unknown rank {quote(text)}: did you mean {quote(pair)}?")
         import difflib
 
         # Suggest the plural forms a table says ("pair of reds"), never the singular slips.
