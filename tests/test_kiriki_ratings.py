@@ -193,18 +193,18 @@ def test_ratings_history_and_head_to_head_at_40_columns(
 ) -> None:
     three_matches(referee, monkeypatch)
     ranked(referee, monkeypatch, "m4", ("Ann", "Bob"), "Ann", 14)
-    kr_now = {"Ann": 1500.0, "Bob": 1500.0, "Cy": 1500.0}  # Elo by hand, in the order ended
+    kr_now = {"Ann": 1500, "Bob": 1500, "Cy": 1500}  # Elo by hand, in the order ended, in
     for winner, loser in (("Ann", "Bob"), ("Bob", "Cy"), ("Cy", "Ann"), ("Bob", "Ann")):
-        gain = 32 * (1 - 1 / (1 + 10 ** ((kr_now[loser] - kr_now[winner]) / 400)))
-        kr_now[winner] += gain
+        gain = round(32 * (1 - 1 / (1 + 10 ** ((kr_now[loser] - kr_now[winner]) / 400))))
+        kr_now[winner] += gain  # whole points: what one wins the other loses
         kr_now[loser] -= gain
-    assert {n: round(v) for n, v in kr_now.items()} == {"Ann": 1483, "Bob": 1517, "Cy": 1501}
+    assert kr_now == {"Ann": 1482, "Bob": 1517, "Cy": 1501} and sum(kr_now.values()) == 4500
     table = referee("ratings").out
     assert table == "\n".join([
         "player              KR  won lost",
         "Bob               1517    2    1",
         "Cy                1501    1    1",
-        "Ann               1483    1    2",
+        "Ann               1482    1    2",
         "",
         "head to head",
         "             Ann  1 - 1  Bob",

@@ -903,23 +903,17 @@ def kr_history(matches: Sequence[RatedMatch]) -> list[Rated]:
     >>> kr_history([m])[0][1:]
     (1516, 1484, 16, -16)
     """
-    rating: dict[str, float] = {}
+    rating: dict[str, int] = {}
     found = []
     for match in rated_in_order(matches):
         w, lo = player_key(match.winner), player_key(match.loser)
-        before = {p: rating.setdefault(p, float(match.start)) for p in (w, lo)}
-        gain = match.k * (1 - 1 / (1 + 10 ** ((before[lo] - before[w]) / 400)))
+        before = {p: rating.setdefault(p, match.start) for p in (w, lo)}
+        # Whole points, as FIDE keeps Elo: what one wins the other loses (+15 and -16, each
+        # rounded apart, read as a table's points lost between them).
+        gain = round(match.k * (1 - 1 / (1 + 10 ** ((before[lo] - before[w]) / 400))))
         rating[w] += gain
         rating[lo] -= gain
-        found.append(
-            Rated(
-                match,
-                round(rating[w]),
-                round(rating[lo]),
-                round(rating[w]) - round(before[w]),
-                round(rating[lo]) - round(before[lo]),
-            )
-        )
+        found.append(Rated(match, rating[w], rating[lo], gain, -gain))
     return found
 
 
