@@ -471,3 +471,18 @@ def test_one_letter_never_ends_a_round_a_match_or_the_night(
     result = referee("shell")
     assert result.code == 2 and f"error: type {said}" in result.err
     assert referee("log").out == "no events yet\n"
+
+
+def test_a_rank_alone_at_a_claims_prompt_is_the_claim(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prompt reads `Dan claims>`, and a bare `9` there was "unknown command"; a typo of a
+    command still gets its did-you-mean."""
+    import io
+
+    referee("new", "kariki", "Dan", "Eve", "--name", "friday")
+    monkeypatch.setattr("sys.stdin", io.StringIO("cliam 9\n9\n"))
+    result = referee("shell")
+    assert "error: unknown command 'cliam': did you mean 'claim'?" in result.err
+    assert "Dan claims> 9\nDan claims Nine\n" in result.out
+    assert referee("log", "--script").out.splitlines()[1] == "claim Nine --by Dan"

@@ -224,6 +224,7 @@ class ShellPlugin(NamedTuple):
     prompt: Callable[[Any], str]  # state -> "Bob vs Nine"
     complete: Mapping[str, Callable[[Session, Any], list[str]]]
     tools: tuple[str, ...] = ()  # commands open at any time that are not moves (odds)
+    bare: str | None = None  # the action a line of no command means, when open (`9`: claim 9)
 
 
 __all__ = [  # `actor`, `draw_card` and `Workspace` are `acting`'s, used by every game's commands

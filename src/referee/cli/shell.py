@@ -159,6 +159,7 @@ class Shell:
             return 1
         try:
             words = self._own_game(shlex.split(line))
+            words = self._bare(words)
             head = self._command(words[0])
             self._whole(words[0], head)
         except (ValueError, UsageError) as error:
@@ -259,6 +260,25 @@ class Shell:
             title = games.info(self.game).title
             hint = f": try {', '.join(open_now)}" if open_now else ""
             raise UsageError(f"{quote(word)} is an action of {theirs}, not {title}{hint}") from None
+
+    def _bare(self, words: list[str]) -> list[str]:
+        """A line that names no command is the words of the game's bare action when it is
+        open (`9` at `Dan claims>` is `claim 9`); else the line as typed."""
+        bare = self.plugin.bare
+        if bare is None or bare not in self.open_actions():
+            return words
+        try:
+            self._command(words[0])
+        except UsageError:
+            declared = games.load(self.game).actions.get(bare)
+            if declared is None or not declared.words:
+                return words
+            try:  # only words that read as the action's (a typo of a command stays one)
+                declared.typed({declared.words[0].name: words})
+            except RefereeError:
+                return words
+            return [bare, *words]
+        return words
 
     def _whole(self, typed: str, name: str) -> None:
         """An action that ends a round, a match or the night is typed in full: one letter

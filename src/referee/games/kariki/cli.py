@@ -104,4 +104,5 @@ SHELL = ShellPlugin(
         "rule": lambda session, state: [r.name for r in state.rules.slash_rules],
     },
     tools=("odds",),
+    bare="claim",  # the prompt says `Dan claims>`: a rank alone is the claim
 )
