@@ -237,6 +237,10 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     if state.in_poo(seat):
         line.append(" POO", style="bold reverse")
     line.rstrip()
+    if state.is_finished and state.winner == seat.name:  # as the full card's flag says it
+        room = width - width_of(line.plain)
+        mark = next((m for m in (" WINNER", " WIN") if len(m) <= room), "")  # else: the result
+        line.append(mark, style="bold green")
     return line
 
 
