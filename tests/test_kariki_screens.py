@@ -407,6 +407,8 @@ def test_a_kariki_compact_line_fits_a_screen_under_38_columns(width: int) -> Non
 def test_the_compact_card_says_winner_once_the_night_is_settled(referee: Runner) -> None:
     """The README says the card says WINNER after settle; the compact card never did."""
     referee("new", "kariki", "Ann", "Bob", "--name", "end")
-    referee("kariki", "slash", "bob", "15")
+    referee("kariki", "slash", "bob", "15")  # Bob out: a buy-back on offer
+    assert "WINNER" not in referee("show", "--compact").out  # provisional: Ann leads
+    referee("kariki", "settle")
     lines = referee("show", "--compact").out.splitlines()
     assert lines[1] == "  Ann                ..... WINNER" and lines[-1] == "Ann won the pot of 2"
