@@ -486,3 +486,14 @@ def test_a_rank_alone_at_a_claims_prompt_is_the_claim(
     assert "error: unknown command 'cliam': did you mean 'claim'?" in result.err
     assert "Dan claims> 9\nDan claims Nine\n" in result.out
     assert referee("log", "--script").out.splitlines()[1] == "claim Nine --by Dan"
+
+
+def test_help_of_an_action_names_the_options_it_cannot_do_without(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`help tack` left `--on` out, though the shell's refusal of a tack points there."""
+    import io
+
+    referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "friday")
+    monkeypatch.setattr("sys.stdin", io.StringIO("help tack\n"))
+    assert "> help tack\ntack player card --on n\n" in referee("shell").out

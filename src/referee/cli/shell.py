@@ -326,9 +326,11 @@ class Shell:
             if name in BUILTINS and name not in self.names:
                 return f"{name}: {BUILTINS[name]}"
             command = self.actions.get(name) or self.command.commands.get(name)
-            usage = " ".join(
-                p.human_readable_name for p in command.params if p.param_type_name != "option"
-            )
+            usage = " ".join(  # the words, then the options the action cannot do without
+                [p.human_readable_name for p in command.params if p.param_type_name != "option"]
+                + [f"{p.opts[0]} {p.metavar or p.name.upper()}" for p in command.params
+                   if p.param_type_name == "option" and p.required]
+            )  # fmt: skip
             # A docstring's paragraphs are broken for the source's width: rejoin each one, so
             # the screen wraps it as one paragraph at any width.
             text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
