@@ -497,3 +497,16 @@ def test_help_of_an_action_names_the_options_it_cannot_do_without(
     referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "friday")
     monkeypatch.setattr("sys.stdin", io.StringIO("help tack\n"))
     assert "> help tack\ntack player card --on n\n" in referee("shell").out
+
+
+def test_rematch_is_open_only_once_the_match_is_over(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell's help listed `rematch` as open in the middle of a match."""
+    import io
+
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "friday")
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\nresign bob\nhelp\n"))
+    during, _, after = referee("shell").out.partition("resign bob")
+    assert "  rematch  Play again." not in during and "rematch" in during  # under "not now"
+    assert "  rematch  Play again." in after

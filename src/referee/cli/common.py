@@ -225,6 +225,7 @@ class ShellPlugin(NamedTuple):
     complete: Mapping[str, Callable[[Session, Any], list[str]]]
     tools: tuple[str, ...] = ()  # commands open at any time that are not moves (odds)
     bare: str | None = None  # the action a line of no command means, when open (`9`: claim 9)
+    after: tuple[str, ...] = ()  # tools open only once the game is over (a rematch)
 
 
 __all__ = [  # `actor`, `draw_card` and `Workspace` are `acting`'s, used by every game's commands

@@ -338,7 +338,9 @@ class Shell:
         open_now = self.open_actions()
         lines = ["open now (a unique prefix does):"]
         lines += [f"  {n:<8} {self._short(n)}" for n in open_now]
+        over = self._is_over()
         tools = [n for n in self.plugin.tools if n in self.actions]
+        tools = [n for n in tools if over or n not in self.plugin.after]
         lines += [f"  {n:<8} {self._short(n)}" for n in tools]
         rest = [n for n in self.actions if n not in open_now and n not in tools]
         if rest:
@@ -346,6 +348,14 @@ class Shell:
         lines.append("also:")
         lines += [f"  {n:<8} {text}" for n, text in BUILTINS.items()]
         return "\n".join(lines)
+
+    def _is_over(self) -> bool:
+        """Whether the session's game is over (a rematch is then open)."""
+        try:
+            loaded = self.loaded()
+        except RefereeError:
+            return False
+        return bool(loaded.session.engine.outcome(loaded.state).finished)
 
     def _short(self, name: str) -> str:
         command = self.actions[name]

@@ -230,4 +230,5 @@ SHELL = ShellPlugin(
         "by": lambda session, state: [s.name for s in state.sides],
     },
     tools=("odds", "resign", "rematch"),
+    after=("rematch",),
 )
