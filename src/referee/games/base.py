@@ -236,6 +236,14 @@ def player_option(
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """What a table game's `new` sets: who acts first, and which way play goes."""
+
+    first: str
+    direction: Direction
+
+
 def seating(
     table: Mapping[str, object],
     players: Sequence[PlayerInfo],
@@ -243,7 +251,7 @@ def seating(
     first_is: str,
     default: Direction,
     also: tuple[str, ...] = (),
-) -> tuple[str, Direction]:
+) -> Seating:
     """Who acts first and which way play goes, as `new` stored them (`FIRST`, `DIRECTION`),
     checked as strictly as typed: a key other than these and the game's own (`also`) is
     refused, as is a first player nobody is."""
@@ -252,7 +260,7 @@ def seating(
     if extra:
         raise UsageError(f"unknown {game} options: {', '.join(extra)[:60]}")
     first = player_option(table, "first", names, first_is) or names[0]
-    return first, direction_option(table, default)
+    return Seating(first, direction_option(table, default))
 
 
 def direction_option(table: Mapping[str, object], default: Direction) -> Direction:

@@ -166,13 +166,11 @@ def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    first, direction = seating(
-        table, players, "Kariki", "first roller", Direction.LEFT, also=("buy_in",)
-    )
+    seated = seating(table, players, "Kariki", "first roller", Direction.LEFT, also=("buy_in",))
     buy_in = table.get("buy_in", rules.buy_in)
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
         raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
-    return Options(first, direction, buy_in)
+    return Options(seated.first, seated.direction, buy_in)
 
 
 # ---------------------------------------------------------------------------- events

@@ -22,6 +22,7 @@ from referee.games.base import (
     Game,
     Outcome,
     PlayerInfo,
+    Seating,
     Tallies,
     next_seat,
     on_turn,
@@ -135,19 +136,14 @@ class Rules:
         return rules
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What `referee new liars` sets: who opens, and which way play goes."""
-
-    first: str
-    direction: Direction
+Options = Seating  # who acts first, and which way play goes
 
 
 def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    return Options(*seating(table, players, "Liar's dice", "first bidder", rules.direction))
+    return seating(table, players, "Liar's dice", "first bidder", rules.direction)
 
 
 # ---------------------------------------------------------------------------- events

@@ -20,6 +20,7 @@ from referee.games.base import (
     Game,
     Outcome,
     PlayerInfo,
+    Seating,
     Tallies,
     next_seat,
     on_turn,
@@ -80,19 +81,14 @@ class Rules:
         return rules
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What `referee new mia` sets: who rolls first, and which way play goes."""
-
-    first: str
-    direction: Direction
+Options = Seating  # who acts first, and which way play goes
 
 
 def options_from_table(
     table: Mapping[str, object], players: Sequence[PlayerInfo], rules: Rules
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
-    return Options(*seating(table, players, "Mia", "first roller", rules.direction))
+    return seating(table, players, "Mia", "first roller", rules.direction)
 
 
 # ---------------------------------------------------------------------------- events
