@@ -313,7 +313,6 @@ class Actions:
 
     def __init__(self, game: str, *events: type) -> None:
         self.game = game
-        self.events = events
         self.by_name: dict[str, Action] = {a.name: a for e in events for a in _DECLARED[e]}
 
     def __iter__(self) -> Iterator[Action]:
