@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
-from referee.errors import RulesetError, quote_number
+from referee.errors import RulesetError, UsageError, quote_number
 
 E = TypeVar("E", bound=Enum)
 
@@ -40,6 +40,19 @@ class TableReader:
             )
             return default
         return value
+
+    def amount(self, key: str, default: int) -> int:
+        """An amount of money (`3`, `3.5`, `"3.50"`) in whole cents."""
+        from referee.games.money import cents
+
+        value = self._get(key, None)
+        if value is None:
+            return default
+        try:
+            return cents(value, key)
+        except UsageError as error:
+            self.problems.append(str(error))
+            return default
 
     def flag(self, key: str, default: bool) -> bool:
         """A true/false key."""

@@ -157,11 +157,22 @@ def resolve_index(names: Sequence[str], text: str) -> int:
     return pick(text, [(n, i) for i, n in enumerate(names)], "player")
 
 
-def resolve_player(session: Session, text: str) -> str:
-    """The exact name of the player `text` names, by name or nickname."""
-    labels = [(p.name, p.name) for p in session.players]
-    labels += [(p.nickname, p.name) for p in session.players if p.nickname]
+def resolve_player(session: Session, text: str, state: Any = None) -> str:
+    """The exact name of the player `text` names, by name or nickname: among those at the
+    table in `state` (newcomers too), else those named at `new`."""
+    seated = seated_players(session, state)
+    labels = [(p.name, p.name) for p in seated]
+    labels += [(p.nickname, p.name) for p in seated if p.nickname]
     return pick(text, labels, "player")
+
+
+def seated_players(session: Session, state: Any = None) -> tuple[PlayerInfo, ...]:
+    """Who sits at the table in `state` (the players named at `new` when the game's table never
+    changes, or no state is given)."""
+    seats = session.engine.seats
+    if state is None or seats is None:
+        return session.players
+    return seats(state)
 
 
 def rules_of(session: Session) -> Any:

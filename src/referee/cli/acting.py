@@ -159,7 +159,7 @@ class Seated:
 
     def player(self, text: str) -> str:
         """The exact name of the player `text` names, by name or nickname."""
-        return resolve_player(self.session, text)
+        return resolve_player(self.session, text, self.state)
 
 
 def maker(action: Any, values: dict[str, Any]) -> Callable[[Session, Any], Any]:
@@ -183,7 +183,7 @@ def after(game: games.GameInfo, space: Workspace) -> None:
 def actor(session: Session, state: Any, by: str | None) -> str:
     """The player acting: `--by` (checked by the rules), else whoever is on turn."""
     if by is not None:  # `--by ""` names nobody: refused, not read as "whoever is on turn"
-        return resolve_player(session, by)
+        return resolve_player(session, by, state)
     turn = session.engine.turn(state)
     if turn is None:
         result = session.engine.outcome(state)

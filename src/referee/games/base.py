@@ -22,6 +22,7 @@ from typing import Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 from referee.errors import NotationError, RuleViolation, UsageError, quote, quote_number
 from referee.games.actions import Actions, New
+from referee.games.money import Purse
 
 R = TypeVar("R")  # the typed ruleset
 Opt = TypeVar("Opt")  # the typed options given at `new`
@@ -105,6 +106,11 @@ class Game(Generic[R, Opt, S, E]):
     tally: Callable[[Sequence[S]], dict[str, dict[str, int]]]
     """What one game counts for each player's stats, from the state after every event:
     `{"Ann": {"lie berries": 2, ...}}`. Stats add these up across games."""
+    seats: Callable[[S], tuple[PlayerInfo, ...]] | None = None
+    """Who sits at the table now, in seat order (newcomers and takers-over included; None: the
+    players named at `new`, for a game whose table never changes)."""
+    purse: Callable[[S], Purse] | None = None
+    """The game's money so far (`referee.games.money`); None: a game played for nothing."""
 
     def event_from_dict(self, data: Mapping[str, object]) -> E:
         """An event read from a session file; `NotationError` if it is not one of this game's."""
