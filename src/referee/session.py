@@ -9,12 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee import games
 from referee.errors import RefereeError, RuleViolation, UsageError, quote
 from referee.games.base import Game, PlayerInfo
 from referee.text import check_name, pick
+
+if TYPE_CHECKING:
+    from referee.games.money import Purse, Result
 
 EventData = Mapping[str, str | int]
 
@@ -288,3 +291,29 @@ def redo(session: Session, state: Any) -> tuple[Session, Any, EventData]:
 def notation(session: Session, data: EventData) -> str:
     """A stored event as the shell line that makes it again: `claim Nine --by Ann`."""
     return str(event_of(session.engine, data))
+
+
+def money(session: Session, state: Any) -> Money | None:
+    """The game's money in `state`: the purse, and once the game is over who takes what
+    (`referee.games.money.result`); None for a game played for nothing (no stakes, no round
+    owed)."""
+    from referee.games.money import Standing, result
+
+    engine = session.engine
+    if engine.purse is None:
+        return None
+    purse = engine.purse(state)
+    if not purse.stakes.has_money and not purse.stakes.loser_buys:
+        return None
+    found = engine.outcome(state)
+    if not found.finished or found.provisional:
+        return Money(purse, None)
+    standing = Standing(found.standings, found.places, engine.scores(state))
+    return Money(purse, result(purse, standing))
+
+
+class Money(NamedTuple):
+    """A session's money: the purse so far, and the result once the game is over."""
+
+    purse: Purse
+    result: Result | None
