@@ -211,17 +211,23 @@ def draw_card(
     if state is None:
         state = replay(session)
     from referee.house import phrases
-    from referee.render.common import house_line, wrapped_lines
+    from referee.render.common import house_line, money_lines, wrapped_lines
+    from referee.session import money, seated_players
 
     render = games.module(session.game, "render")
     width = output.width()
     house = house_line(phrases(session.game, session.ruleset), min(width, 40))
+    kept = money(session, state)
+    names = [p.name for p in seated_players(session, state)]
+    paid = money_lines(kept, names, min(width, 40)) if kept is not None else []
     if full is None:
         used = above + (wrapped_lines(ruling, width) if ruling else 0) + (house is not None)
+        used += len(paid)
         # Two lines of the screen are not ours: the line typed, and the prompt after the card.
         full = render.card_lines(state, width, session.name) + used <= output.height() - 2
     screens: list[Any] = [ruling] if ruling else []
     screens.append(render.card(state, session.name, width, compact=not full))
+    screens += paid
     if house is not None:
         screens.append(house)
     output.draw(*screens)
@@ -246,6 +252,7 @@ def show(
         doc = loaded.session.engine.summary(loaded.state)
         doc["session"] = loaded.session.name
         doc["house_rules"] = summary(loaded.session.game, loaded.session.ruleset)
+        doc["money"] = money_doc(loaded.session, loaded.state)
         output.print_json(doc)
         return
     if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
@@ -255,6 +262,31 @@ def show(
         output.draw(view(loaded.state, loaded.session.name, output.width()))
         return
     draw_card(loaded.session, loaded.state, full=full)
+
+
+def money_doc(session: Session, state: Any) -> dict[str, Any] | None:
+    """A session's money for `show --json`: whole cents; null for a game played for nothing."""
+    from referee.session import money, seated_players
+
+    kept = money(session, state)
+    if kept is None:
+        return None
+    purse, result = kept
+    stakes = purse.stakes
+    return {
+        "stake": stakes.stake,
+        "loss_value": stakes.loss_value,
+        "payout": stakes.payout.value,
+        "payout_split": list(stakes.split),
+        "point_value": stakes.point_value,
+        "loser_buys": stakes.loser_buys,
+        "pot": purse.pot,
+        "paid": {p.name: purse.seat_paid(p.name) for p in seated_players(session, state)},
+        "takes": dict(result.takes) if result else None,
+        "transfers": [t._asdict() for t in result.transfers] if result else None,
+        "nets": dict(result.nets) if result else None,
+        "rounds_owed": list(result.rounds) if result else None,
+    }
 
 
 def front(space: Workspace) -> None:

@@ -74,6 +74,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
         PlayersArg,
         RulesetOpt,
         SetOpt,
+        StakeOpt,
         start_session,
     )
 
@@ -81,6 +82,12 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
 
     def callback(ctx: typer.Context, **values: Any) -> None:
         players = values.pop("players")
+        sets = list(values.get("sets") or ())
+        if values.get("stake") is not None:  # the stake, as `--set` would set it
+            from referee.games.money import cents, show
+
+            amount = show(cents(values["stake"], "--stake"))
+            sets.append(f"{game.stake_key}={amount}")
         options = {p.name: values.get(p.name) or None if p.kind == "flag" else values.get(p.name)
                    for p in declared.options}  # fmt: skip
         start_session(
@@ -90,7 +97,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
             nick=values.get("nick"),
             name=values.get("name"),
             ruleset=values.get("ruleset"),
-            sets=values.get("sets"),
+            sets=sets or None,
             options=options,
             player_options=tuple(p.name for p in declared.options if p.player),
             warning=declared.warning(len(players)) if declared.warning else None,
@@ -107,6 +114,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
         inspect.Parameter("name", keyword, annotation=NameOpt, default=None),
         inspect.Parameter("ruleset", keyword, annotation=RulesetOpt, default=None),
         inspect.Parameter("sets", keyword, annotation=SetOpt, default=None),
+        inspect.Parameter("stake", keyword, annotation=StakeOpt, default=None),
         inspect.Parameter("nick", keyword, annotation=NickOpt, default=None),
     ]
     for p in declared.options:

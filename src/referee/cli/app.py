@@ -21,6 +21,7 @@ from referee.cli.common import (
     JsonOpt,
     SessionOpt,
     Workspace,
+    act,
     open_session,
     workspace,
 )
@@ -188,6 +189,65 @@ def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
 def redo(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Put back an undone event."""
     acting.undo_or_redo(workspace(ctx), session, "redo")
+
+
+def roster(name: str) -> Callable[[typer.Context, dict[str, Any], str | None], None]:
+    """What `referee join`, `leave` and `replace` do: the action of that name of the session's
+    game (each game declares it once, with what it allows: `referee.games.roster`)."""
+
+    def run(ctx: typer.Context, values: dict[str, Any], ref: str | None) -> None:
+        space = workspace(ctx)
+        game = games.info(space.load(ref).session.game)
+        action = games.load(game.name).actions.get(name)
+        if action is None:
+            raise UsageError(f"{game.title} has no {name}: its table never changes")
+        act(ctx, ref, acting.maker(action, values))
+        acting.after(game, space)
+
+    return run
+
+
+def join(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The newcomer's name.")],
+    after: Annotated[
+        str | None,
+        typer.Option("--after", metavar="PLAYER", help="Who he sits after [default: the last]."),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
+    """A newcomer sits down mid-game.
+
+    He pays the stake and starts as the game's rules say; allowed while nobody is out yet
+    (late_join) and between challenges. Kiriki has exactly two players: no join.
+    """
+    roster("join")(ctx, {"name": name, "after": after}, session)
+
+
+def leave(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who leaves.")],
+    session: SessionOpt = None,
+) -> None:
+    """A player leaves for good.
+
+    He is out at this event, placed as anyone out at it; his money stays in the pot. In
+    Kiriki leaving is resigning.
+    """
+    roster("leave")(ctx, {"player": player}, session)
+
+
+def replace_player(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(metavar="OLD", help="Who gives up his seat.")],
+    new: Annotated[str, typer.Argument(metavar="NEW", help="Who takes it.")],
+    session: SessionOpt = None,
+) -> None:
+    """A newcomer takes over a seat.
+
+    NEW takes OLD's seat and everything on it, and pays OLD what OLD had put in.
+    """
+    roster("replace")(ctx, {"old": old, "new": new}, session)
 
 
 def list_sessions(
@@ -403,6 +463,9 @@ SHARED: dict[str, Callable[..., None]] = {
     "log": log,
     "undo": undo,
     "redo": redo,
+    "join": join,
+    "leave": leave,
+    "replace": replace_player,
     "sessions": list_sessions,
     "use": use,
     "shell": shell,

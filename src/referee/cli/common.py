@@ -55,6 +55,15 @@ RulesetOpt = Annotated[
         metavar="RULESET", help="Bundled ruleset NAME, or PATH to yours.", show_default=False
     ),
 ]
+StakeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--stake",
+        metavar="AMOUNT",
+        help="What each player puts in the pot (3 or 3.50): the ruleset's stake, set.",
+        show_default=False,
+    ),
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(

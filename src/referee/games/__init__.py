@@ -37,6 +37,7 @@ class GameInfo(NamedTuple):
     words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
     after: str | None = None  # `module:function` saying a line under the card after an action
     commands: tuple[str, ...] = ()  # top-level commands the CLI module adds: `referee ratings`
+    stake_key: str = "stake"  # the ruleset key `new --stake` sets (Kariki's is `buy_in`)
 
     @property
     def has_sessions(self) -> bool:
@@ -58,6 +59,7 @@ GAMES: tuple[GameInfo, ...] = (
         cli="referee.games.kariki.cli",
         render="referee.games.kariki.card",
         words="referee.games.kariki.words",
+        stake_key="buy_in",
     ),
     GameInfo(
         name="liars",

@@ -192,8 +192,9 @@ def result(purse: Purse, standing: Standing) -> Result:
     score times `point_value`, divided among the winners.
     """
     stakes = purse.stakes
-    names, places = standing.standings, standing.places or tuple(
-        range(1, len(standing.standings) + 1)
+    names, places = (
+        standing.standings,
+        standing.places or tuple(range(1, len(standing.standings) + 1)),
     )
     takes: dict[str, int] = {}
     moved = list(purse.moved)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from rich.console import RenderableType
 from rich.text import Text
 
 from referee.render.cells import cut, width_of
 from referee.text import printable
+
+if TYPE_CHECKING:
+    from referee.session import Money
 
 
 def history(rows: list[tuple[int, str, str]]) -> RenderableType:
@@ -61,3 +67,54 @@ def house_line(phrases: list[str], width: int) -> Text | None:
     if not phrases:
         return None
     return literal(cut("house: " + ", ".join(phrases), width, "…"))
+
+
+def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
+    """A game's money under its card, every line at most `width` cells: the pot and what each
+    has paid (`pot 8 · each paid 2`, or each one's own when they differ); once the game is
+    over, who takes what, who pays whom directly, and who owes a round. `names`: who sits at
+    the table now (one who gave up his seat has been paid back)."""
+    from referee.games.money import show
+
+    purse, result = money.purse, money.result
+    lines: list[str] = []
+    if purse.stakes.has_money:
+        paid = {name: purse.seat_paid(name) for name in names}
+        amounts = set(paid.values())
+        if purse.pot and len(amounts) == 1 and purse.moved == ():
+            lines.append(f"pot {show(purse.pot)} · each paid {show(amounts.pop())}")
+        elif purse.pot or paid:
+            said = ", ".join(f"{printable(n)} {show(a)}" for n, a in paid.items())
+            lines.append(f"pot {show(purse.pot)} · paid {said}")
+    if result is not None:
+        if result.takes:
+            said = ", ".join(f"{printable(n)} {show(a)}" for n, a in result.takes.items())
+            lines.append(f"takes: {said}")
+        payments = [t for t in result.transfers if t not in purse.moved]
+        if payments:
+            lines.append(
+                "pays: "
+                + ", ".join(
+                    f"{printable(t.payer)} to {printable(t.payee)} {show(t.cents)}"
+                    for t in payments
+                )
+            )
+        if result.rounds:
+            lines.append(f"owes a round: {', '.join(printable(n) for n in result.rounds)}")
+    return [Text(line) for line in _wrapped(lines, width)]
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    """Each line wrapped at ", " to `width` cells, the follow-on lines indented by two."""
+    found: list[str] = []
+    for line in lines:
+        current = ""
+        for part in line.split(", "):
+            piece = part if not current else f"{current}, {part}"
+            if current and width_of(piece) > width:
+                found.append(current + ",")
+                current = "  " + part
+            else:
+                current = piece
+        found.append(cut(current, width, "…"))
+    return found
