@@ -375,7 +375,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
     assert set(doc) == {
         "game",
         "session",
-        "house_rules",
+        "house_rules", "money",
         "round",
         "contract",
         "deal_size",

@@ -343,7 +343,7 @@ def stats(
     """
     summaries = _summaries(ctx)
     filters = _filters(summaries, game, ruleset, player, since)
-    names = [n for s in summaries for n in s.players]
+    names = [n for s in summaries for n in s.at_table]
     pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
     doc = history.stats(summaries, filters, pair)
     if json_out:
@@ -374,7 +374,7 @@ def _filters(
 
             ruleset = pick(ruleset, [(k, k) for k in known], "ruleset")
         wanted_ruleset = ruleset
-    names = [n for s in summaries for n in s.players]
+    names = [n for s in summaries for n in s.at_table]
     return history.Filters(
         game=wanted_game,
         ruleset=wanted_ruleset,
