@@ -226,8 +226,9 @@ def _md(text: str) -> str:
     return escaped.replace("://", "\\://")
 
 
-def markdown(session: Session, result: Outcome, card_text: str) -> str:
-    """A readable report: players, result, the card as text, the history with rulings."""
+def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[str] = ()) -> str:
+    """A readable report: players, result, the money, the card as text, the history with
+    rulings."""
     lines = [f"# {_md(session.name)} ({session.game})", ""]
     started = local_time(session.created)
     if started:
@@ -244,6 +245,8 @@ def markdown(session: Session, result: Outcome, card_text: str) -> str:
     house = phrases(session.game, session.ruleset)
     if house:
         lines.append(f"House rules: {_md(', '.join(house))}")
+    if money:
+        lines.append(f"Money: {_md('; '.join(line.strip() for line in money))}")
     lines += ["", "## Score card", "", "```text", card_text.rstrip("\n").replace("```", "'''"),
               "```", "", "## History", ""]  # fmt: skip
     if not session.events:
