@@ -375,7 +375,8 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
     assert set(doc) == {
         "game",
         "session",
-        "house_rules", "money",
+        "house_rules",
+        "money",
         "round",
         "contract",
         "deal_size",
