@@ -24,6 +24,8 @@ from referee.cli import output
 from referee.cli.app import command_for, make_app, run
 from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError, quote
+from referee.games.actions import Actions
+from referee.games.roster import ROSTER
 from referee.text import pick
 
 BUILTINS = {
@@ -36,6 +38,7 @@ BUILTINS = {
 }
 SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
+ROSTER_WORDS = frozenset(a.name for a in Actions("every game", *ROSTER))
 HISTORY_LINES = 1000
 HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 
@@ -240,16 +243,19 @@ class Shell:
         wanted = word.casefold()
         if wanted in ALIASES:
             return ALIASES[wanted]
-        open_now = self.open_actions()
-        rest = [*(a for a in self.names if a not in open_now), *BUILTINS]
-        for tier in (open_now, rest):
+        # join, leave and replace come last: open at almost any time and seldom typed, they
+        # never take a short form (`r` for roll, `l` for log) from the game or the shell.
+        open_now = tuple(a for a in self.open_actions() if a not in ROSTER_WORDS)
+        rest = [*(a for a in self.names if a not in open_now and a not in ROSTER_WORDS), *BUILTINS]
+        roster = [a for a in self.names if a in ROSTER_WORDS]
+        for tier in (open_now, rest, roster):
             if wanted in tier or any(n.startswith(wanted) for n in tier):
                 return pick(word, [(n, n) for n in tier], "command")
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
         try:
-            return pick(word, [(n, n) for n in (*open_now, *rest)], "command")  # did you mean
+            return pick(word, [(n, n) for n in (*open_now, *rest, *roster)], "command")
         except UsageError:
             from referee.cli.moves import owners_of
 
