@@ -40,7 +40,7 @@ def test_new_takes_options_and_nicknames(referee: Runner) -> None:
     assert [(p["name"], p["nickname"]) for p in players] == [
         ("Ann", "Ace"), ("Bob", "Bobby"), ("Cy", None)
     ]  # fmt: skip
-    assert (doc["turn"], doc["direction"], doc["pot"]) == ("Cy", "right", 15)
+    assert (doc["turn"], doc["direction"], doc["pot"]) == ("Cy", "right", 1500)  # cents
     assert referee("kariki", "claim", "9").code == 0
     assert show(referee)["turn"] == "Bob"  # right of Cy
 
@@ -221,7 +221,7 @@ def test_show_json_has_the_documented_fields(referee: Runner) -> None:
     assert isinstance(players, list)
     assert set(players[0]) == {
         "name", "nickname", "berries", "berry_causes", "slashes", "crowns", "out", "in_poo",
-        "buyback_used", "paid",
+        "buyback_used", "left", "paid",
     }  # fmt: skip
 
 

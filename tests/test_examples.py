@@ -17,7 +17,7 @@ def test_kariki_night_replays_to_its_winner() -> None:
     loaded = storage.load(NIGHT)
     state = loaded.state
     assert len(loaded.session.players) >= 5
-    assert (state.winner, state.pot, state.bartender) == ("Bob", 20, "Bob")
+    assert (state.winner, state.pot, state.bartender) == ("Bob", 2000, "Bob")
     # the night ends: `settle` closed Dee's offer, so the win is final, not provisional
     result = loaded.session.engine.outcome(state)
     assert (result.status, state.pot_to, loaded.session.events[-1]) == (
@@ -36,14 +36,15 @@ def test_kariki_night_card_and_json(referee: Runner) -> None:
     before = NIGHT.read_bytes()
     card = referee("show", "-s", str(NIGHT))
     assert card.code == 0 and max(len(line) for line in card.out.splitlines()) <= 40
-    assert "Bob won the pot of 20" in card.out and "buy back" not in card.out
+    assert "Bob won" in card.out and "buy back" not in card.out  # the money: the shared line
     doc = json.loads(referee("show", "--json", "-s", str(NIGHT)).out)
     assert (doc["winner"], doc["phase"], doc["turn"]) == ("Bob", "over", None)
     assert (doc["pot_to"], doc["buyback_open"], doc["final_pass"]) == ("Bob", [], False)
-    assert [p["paid"] for p in doc["players"]] == [2, 12, 2, 2, 2]
+    assert [p["paid"] for p in doc["players"]] == [200, 1200, 200, 200, 200]  # cents
     assert [p["name"] for p in doc["players"] if p["buyback_used"]] == ["Bob"]
     log = referee("log", "-s", str(NIGHT))
     assert log.code == 0 and max(len(line) for line in log.out.splitlines()) <= 40
+    assert "wins the pot of 20" in " ".join(log.out.split())  # said in units, kept in cents
     assert NIGHT.read_bytes() == before  # looking never writes
 
 

@@ -41,7 +41,7 @@ def test_settle_ends_the_night_for_sessions_stats_and_show_json(referee: Runner)
     ann = next(p for p in stats["players"] if p["name"] == "Ann")
     assert (ann["wins"], ann["finished"]) == (1, 1)
     money = stats["games"]["kariki"]
-    assert (money["Ann"]["won"]["total"], money["Bob"]["paid"]["total"]) == (4, 2)
+    assert (money["Ann"]["won"]["total"], money["Bob"]["paid"]["total"]) == (400, 200)  # cents
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,8 @@ def test_shell_help_lists_exactly_the_actions_that_work_now(
         else ""
     )
     offered = json.loads(referee("show", "--json").out)["buyback_open"] or ["Cy"]
-    arguments = {"claim": "11", "pull": "4-5", "slash": "ann", "buyback": offered[0]}
+    arguments = {"claim": "11", "pull": "4-5", "slash": "ann", "buyback": offered[0],
+                 "join": "Zed", "leave": "ann", "replace": "ann Zed"}  # fmt: skip
     path = session_file(home)
     for name in [n.strip() for n in not_now.split(",") if n.strip()]:
         before = path.read_bytes()

@@ -4,7 +4,8 @@ On the shared base of tests/test_machines.py (refusals change nothing, save/load
 undo/redo are exact, a finished game has winners, log --script replays), plus Kariki's own:
 berries only fall by a buy-back, counts stay in range, and an event never leaves nobody
 standing. Aimed at the limits: the last berry (limits of 1, 2 and 5), crowns that hit the
-roller, strict raises.
+roller, strict raises. People come and go (join, leave, replace), and the money always adds
+up: the pot is what the seats paid, and a finished night's nets sum to zero.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from hypothesis.stateful import initialize, invariant, rule
 
 from referee import storage
 from referee.games.kariki import engine as k
+from referee.games.money import Standing, result
+from referee.games.roster import Join, Leave, Replace
 from referee.notation.dice import Rank, Roll
 from test_machines import SETTINGS, SessionMachine
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
-PLAYERS = st.sampled_from(NAMES)
+NEWCOMERS = ("Eve", "Fay", "Gus")
+PLAYERS = st.sampled_from((*NAMES, *NEWCOMERS))
 RANKS = st.sampled_from(list(Rank))
 ROLLS = st.builds(Roll.of, st.integers(1, 6), st.integers(1, 6))
 
@@ -37,6 +41,7 @@ class KarikiNight(SessionMachine):
         crown_hits_roller=st.booleans(),
         illegal_claim=st.sampled_from(["reject", "berry"]),
         raise_rule=st.sampled_from(["match_or_beat", "strict"]),
+        loss_value=st.sampled_from([0, 0.5]),
     )
     def start(self, players: int, raise_rule: str, **rules: Any) -> None:
         table = storage.load_ruleset("kariki")
@@ -48,8 +53,12 @@ class KarikiNight(SessionMachine):
         before = berries(self.state)
         super().act(event)  # a refusal leaves the state as it was
         if not isinstance(event, k.BuyBack):  # only a buy-back takes a berry away
+            after = berries(self.state)
             for name, count in before.items():
-                assert berries(self.state)[name] >= count, (event, name)
+                if name not in after:  # a seat taken over keeps its berries
+                    assert isinstance(event, Replace) and event.old == name
+                    name = event.new
+                assert after[name] >= count, (event, name)
 
     def turn(self) -> str:
         return str(self.state.name(self.state.turn))
@@ -89,6 +98,29 @@ class KarikiNight(SessionMachine):
     @rule()
     def settle(self) -> None:
         self.act(k.Settle())
+
+    @rule(name=st.sampled_from((*NEWCOMERS, "ann")), after=st.none() | PLAYERS)
+    def join(self, name: str, after: str | None) -> None:
+        self.act(Join(name, after))
+
+    @rule(player=PLAYERS)
+    def leave(self, player: str) -> None:
+        self.act(Leave(player))
+
+    @rule(old=PLAYERS, new=st.sampled_from(NEWCOMERS))
+    def replace(self, old: str, new: str) -> None:
+        self.act(Replace(old, new))
+
+    @invariant()
+    def the_money_adds_up(self) -> None:
+        if not self.started:
+            return
+        state = self.state
+        assert state.pot == sum(state.paid(s) for s in state.seats)
+        if state.is_finished:
+            ended = k.outcome(state)
+            found = result(state.purse, Standing(ended.standings, ended.places, k.scores(state)))
+            assert sum(found.nets.values()) == 0 and sum(found.takes.values()) == state.pot
 
     @invariant()
     def a_settled_night_is_final(self) -> None:

@@ -21,8 +21,13 @@ C = k.Cause
 
 
 def table(players: str = "Ann Bob Cy Dee", **rules: Any) -> k.State:
+    """A fresh table; `buy_in` and `loss_value` are in whole units, as a ruleset says them."""
     base = k.Rules(slash_rules=(k.SlashRule("drop", "dropped dice", 10), k.SlashRule("mug", "m")))
     fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+    money = {key: round(rules.pop(key) * 100) for key in ("buy_in", "loss_value") if key in rules}
+    fields["stakes"] = dataclasses.replace(
+        base.stakes, stake=money.get("buy_in", 100), loss_value=money.get("loss_value", 0)
+    )
     fields.update(rules)
     options: dict[str, object] = {"first": players.split()[0]}
     if "direction" in rules:
@@ -345,7 +350,7 @@ def test_elimination_of_a_bystander_mid_chain_keeps_the_chain() -> None:
 
 def test_winner_takes_the_pot_and_the_game_stops() -> None:
     state = play("Ann claim 9; Bob pull 4-5", near_out("Ann Bob"))
-    assert (state.winner, state.shown_phase, state.pot) == ("Ann", k.Phase.OVER, 2)
+    assert (state.winner, state.shown_phase, state.pot) == ("Ann", k.Phase.OVER, 200)
     assert "Ann wins the pot of 2" in said(state)
     with pytest.raises(RuleViolation, match="game is over"):
         k.apply(state, k.Claim("Ann", Rank.NINE))
@@ -354,7 +359,7 @@ def test_winner_takes_the_pot_and_the_game_stops() -> None:
 def test_buyback_costs_the_pot_and_returns_in_the_poo() -> None:
     state = play("Ann claim 9; Bob pull 4-5; Bob buyback", near_out())
     bob = state.seats[1]
-    assert (bob.out, len(bob.berries), bob.buyback_used, state.pot) == (False, 4, True, 8)
+    assert (bob.out, len(bob.berries), bob.buyback_used, state.pot) == (False, 4, True, 800)
     assert state.bartender == "Bob"  # going out first still pours the drinks
 
 
@@ -362,7 +367,7 @@ def test_buyback_revives_a_finished_game() -> None:
     state = play("Ann claim 9; Bob pull 4-5", near_out("Ann Bob"))
     assert state.winner == "Ann"
     state = play("Bob buyback", state)
-    assert (state.winner, state.pot, turn(state)) == (None, 4, "Ann")
+    assert (state.winner, state.pot, turn(state)) == (None, 400, "Ann")
 
 
 @pytest.mark.parametrize(
@@ -479,8 +484,8 @@ def test_two_players_out_in_one_event_may_both_buy_back() -> None:
     state = play("Bob buyback", state)
     assert not state.is_over and state.buyback_open == (2,)
     state = play("Cy buyback", state)
-    assert [s.out for s in state.seats] == [False, False, False] and state.pot == 3 * 2 * 2
-    assert [s.paid for s in state.seats] == [1, 4, 7]
+    assert [s.out for s in state.seats] == [False, False, False] and state.pot == 3 * 2 * 200
+    assert [state.paid(s) for s in state.seats] == [100, 400, 700]
 
 
 def test_slashes_count_only_the_berries_hung_and_die_with_the_player() -> None:
@@ -532,7 +537,7 @@ def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> Non
     doc = k.summary(state)
     assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
     players = doc["players"]
-    assert isinstance(players, list) and [p["paid"] for p in players] == [1, 1]
+    assert isinstance(players, list) and [p["paid"] for p in players] == [100, 100]
     state = play("Bob buyback", state)
     assert not k.outcome(state).finished and k.summary(state)["buyback_open"] == []
 
@@ -641,7 +646,8 @@ def test_two_out_in_one_event_are_each_quoted_todays_price_and_told_it_doubles()
         " (3); each pays 3 today; the price doubles after each buy-back; Ann wins the"
         " pot of 3 unless Bob or Cy buys back for 3"
     )
-    assert [s.paid for s in play("Cy buyback; Bob buyback", state).seats] == [1, 7, 4]
+    after = play("Cy buyback; Bob buyback", state)
+    assert [after.paid(s) for s in after.seats] == [100, 700, 400]
 
 
 def test_the_ruling_says_who_goes_out_before_who_faces_the_claim() -> None:
@@ -671,7 +677,7 @@ def test_the_holder_of_the_mug_going_out_drops_the_claim_and_says_who_rolls(
 
 def test_buy_in_zero_is_a_night_without_money() -> None:
     state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob", buy_in=0))
-    assert state.pot == 0 and [s.paid for s in state.seats] == [0, 0]
+    assert state.pot == 0 and [state.paid(s) for s in state.seats] == [0, 0]
     assert said(state).endswith("Bob is OUT (bartender/DJ); Ann wins")
     assert k.outcome(state).status == "finished" and k.summary(state)["pot_to"] is None
     with pytest.raises(RuleViolation, match="game is over"):
@@ -683,12 +689,12 @@ def test_the_tally_counts_money_and_the_pot_only_once_the_night_is_finished() ->
     before = [play("Bob slash 15; Bob buyback; Bob slash 3; Cy slash 15; Dee slash 15")]
     assert k.outcome(before[-1]).provisional
     tally = k.tally(before)
-    assert [tally[n]["paid"] for n in ("Ann", "Bob", "Cy", "Dee")] == [1, 5, 1, 1]
+    assert [tally[n]["paid"] for n in ("Ann", "Bob", "Cy", "Dee")] == [100, 500, 100, 100]
     assert "won" not in tally["Ann"]
     after = [*before, k.apply(before[-1], k.Settle())]
-    assert k.tally(after)["Ann"]["won"] == 8 and "won" not in k.tally(after)["Bob"]
+    assert k.tally(after)["Ann"]["won"] == 800 and "won" not in k.tally(after)["Bob"]
 
 
 def test_stats_never_count_a_cause_with_no_berry() -> None:
     tally = k.tally([play("Bob slash 1")])
-    assert tally["Bob"] == {"slashes": 1, "paid": 1}
+    assert tally["Bob"] == {"slashes": 1, "paid": 100}

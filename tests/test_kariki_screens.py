@@ -88,16 +88,15 @@ CHAIN = [
 
 SCREENS = [
     pytest.param(TWO, 'show --compact', '40', '''\
-KARIKI two                         pot 2
+KARIKI two
   Ann (Ace)          .....
 > Bob                //... |
 / slash
-paid: 1 each
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='compact-2'),
     pytest.param(TWO, 'show --full', '40', '''\
-KARIKI two                         pot 2
+KARIKI two
   Ann (Ace)
     .    berries 0/5
   .-+-.
@@ -107,24 +106,22 @@ KARIKI two                         pot 2
   .-+-/  slashes |
     .
 / slashes
-paid: 1 each
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 ''', id='full-2-at-40'),
     pytest.param(FIVE, 'show --compact', '40', '''\
-KARIKI five                        pot 5
+KARIKI five
 > Ann (Ace)          .....    ^1
   Bob                KP...
   Dee                .....
   Eve                .....
 OUT: Cy (bar)
 P pull  / slash  K kariki  ^ crowns
-paid: 1 each
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='compact-5'),
     pytest.param(FIVE, 'show --full', '100', '''\
-KARIKI five                                                            pot 5
+KARIKI five
 > Ann (Ace)                 Bob                       Cy (Sly)
     .    berries 0/5          K    berries 2/5        OUT - bartender/DJ
   .-+-.                     .-+-P                       /    berries 5/5
@@ -135,7 +132,6 @@ KARIKI five                                                            pot 5
   .-+-.                     .-+-.
     .                         .
 P bad pull  / slashes  K kariki
-paid: 1 each
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 ''', id='full-5-at-100'),
@@ -143,7 +139,7 @@ Cy may buy back: buyback Cy (5)
 3 slashes (drop): a berry for Eve; Eve
 is OUT (bartender/DJ). Buy back: buyback
 Eve (12)
-KARIKI six                        pot 12
+KARIKI six
   Ann (Ace)          .....
   Bob                .....
 > Cy (Sly)           .....
@@ -151,7 +147,6 @@ KARIKI six                        pot 12
   Fay                .....
 OUT: Eve (bar)
 / slash
-paid: 2 each
 Cy faces Nine: roll / pull / pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
@@ -162,7 +157,7 @@ berry for Bob; Bob is OUT
 (bartender/DJ). Buy back: buyback Bob
 (2); Ann wins the pot of 2 unless Bob
 buys back for 2
-KARIKI end                         pot 2
+KARIKI end
   Ann
   leads; Bob may buy back (2)
     .    berries 0/5
@@ -174,17 +169,16 @@ KARIKI end                         pot 2
   /-P-/
     /
 P bad pull  / slashes
-paid: 1 each
-Ann leads, for the pot of 2
+Ann leads
 Bob may buy back: buyback Bob (2)
 settle: nobody buys back, Ann wins
 ''', id='provisional-full'),
     pytest.param(SETTLED, 'kariki settle', '40', '''\
 Bob did not buy back: Ann wins the pot
 of 2
-KARIKI end                         pot 2
+KARIKI end
   Ann
-  WINNER of the pot (2)
+  WINNER
     .    berries 0/5
   .-+-.
     .
@@ -194,11 +188,10 @@ KARIKI end                         pot 2
   /-P-/
     /
 P bad pull  / slashes
-paid: 1 each
-Ann won the pot of 2
+Ann won
 ''', id='settled-full'),
     pytest.param(FIVE_OVER, 'show --full', '100', '''\
-KARIKI five                                                            pot 5
+KARIKI five
   Ann (Ace)                 Bob                       Cy (Sly)
   leads                     OUT                       OUT - bartender/DJ
   Bob may buy back (5)        K    berries 5/5          /    berries 5/5
@@ -211,15 +204,14 @@ KARIKI five                                                            pot 5
   /-/-/                     /-/-/
     /                         /
 P bad pull  / slashes  K kariki
-paid: 1 each
-Ann leads, for the pot of 5
+Ann leads
 Bob may buy back: buyback Bob (5)
 settle: nobody buys back, Ann wins
 ''', id='provisional-wide'),
     pytest.param(BAR, 'kariki slash cy 12', '40', '''\
 12 slashes: 4 berries for Cy; Cy is in
 the poo
-KARIKI bar                         pot 6
+KARIKI bar
 > Ann
     .    berries 0/5
   .-+-.
@@ -235,7 +227,6 @@ KARIKI bar                         pot 6
   /-+-/
     /
 / slashes
-paid: 1 each, Bob 4
 Ann rolls fresh
 ''', id='bartender-after-buyback'),
     pytest.param(TWO_OUT, 'kariki kariki', '40', '''\
@@ -245,12 +236,11 @@ back: buyback Bob (4); crown 3: a berry
 for Cy, Dee; Cy is OUT. Buy back:
 buyback Cy (4); each pays 4 today; the
 price doubles after each buy-back
-KARIKI two                         pot 4
+KARIKI two
 > Ann                .....    ^3
   Dee                C....
 OUT: Bob (bar), Cy
 / slash  K kariki  C 3 crowns  ^ crowns
-paid: 1 each
 Ann rolls fresh
 Bob may buy back: buyback Bob (4)
 Cy may buy back: buyback Cy (4)
@@ -275,24 +265,22 @@ P bad pull  / slashes
 Ann won
 ''', id='night-without-money'),
     pytest.param(LONG, 'show --compact', '40', '''\
-KARIKI long                        pot 5
+KARIKI long
 > Maximilianos (Th…) .....    ^1
   Bob                K....
   Cy (Sly)           .....
   Dee                .....
   Eve                .....
 K kariki  ^ crowns
-paid: 1 each
 Maximilianos rolls fresh
 ''', id='long-nickname-cut-first'),
     pytest.param(CHAIN, 'show --compact', '40', '''\
-KARIKI chain                       pot 5
+KARIKI chain
 > Ann                .....
   Bob                .....
   Cy                 .....
   Dee                .....
   Eve                .....
-paid: 1 each
 Ann faces Nine: pull / final pass
 Eve answers for it; passed: Bob, Cy,
 Dee, Eve
@@ -325,7 +313,7 @@ def test_a_winner_in_the_poo_keeps_the_poo_and_is_only_a_winner_once_settled() -
     state = play("Ann slash 12; Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
     assert [f for f, _ in flags(state, 0)] == ["leads; Bob may buy back (2)", "IN THE POO"]
     state = k.apply(state, k.Settle())
-    assert [f for f, _ in flags(state, 0)] == ["WINNER of the pot (2)", "IN THE POO"]
+    assert [f for f, _ in flags(state, 0)] == ["WINNER", "IN THE POO"]
     assert [f for f, _ in flags(state, 1)] == ["OUT - bartender/DJ"]
 
 
@@ -371,22 +359,25 @@ def test_a_card_in_the_poo_leaves_room_for_the_typed_line_and_the_prompt(
 
 
 @pytest.mark.parametrize("width", [50, 60, 100])
-def test_a_winner_flag_too_long_for_its_block_wraps_indented_in_the_grid(width: int) -> None:
+def test_a_flag_too_long_for_its_block_wraps_indented_in_the_grid(width: int) -> None:
     # Found by a play-test: a pot of 192 made "WINNER of the pot (192)" 25 cells in a block
-    # of 24; Rich folded it, and "(192)" stood at the card's left edge, under no name.
+    # of 24; Rich folded it, and "(192)" stood at the card's left edge, under no name. The
+    # pot is the shared money line's now; two offers at a price make as long a flag.
     from rich.console import Console
 
     from referee.games.kariki.card import card_lines, full_card
 
-    state = k.apply(play("Bob slash 15", table("Ann Bob", buy_in=60)), k.Settle())
-    assert state.is_finished and state.pot == 120
+    rules = {"berry_limit": 2, "crown_threshold": 1, "buy_in": 20}
+    state = play("Bob slash 3; Cy slash 3; Ann kariki", table("Ann Bob Cy", **rules))
+    assert state.is_over and state.pot == 6000
     console = Console(width=width, color_system=None, record=True, file=io.StringIO())
     console.print(full_card(state, "t", width))
     lines = [line.rstrip() for line in console.export_text().splitlines()]
-    assert lines[1:4] == [
-        "  Ann                       Bob",
-        "  WINNER of the pot         OUT - bartender/DJ",
-        "  (120)                       /    berries 5/5",
+    assert [line[:24].rstrip() for line in lines[1:5]] == [
+        "  Ann",
+        "  leads",
+        "  Bob, Cy may buy back",
+        "  (60)",
     ]
     assert card_lines(state, width) == len(lines)
 
@@ -411,4 +402,4 @@ def test_the_compact_card_says_winner_once_the_night_is_settled(referee: Runner)
     assert "WINNER" not in referee("show", "--compact").out  # provisional: Ann leads
     referee("kariki", "settle")
     lines = referee("show", "--compact").out.splitlines()
-    assert lines[1] == "  Ann                ..... WINNER" and lines[-1] == "Ann won the pot of 2"
+    assert lines[1] == "  Ann                ..... WINNER" and lines[-1] == "Ann won"

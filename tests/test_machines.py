@@ -111,7 +111,7 @@ class SessionMachine(RuleBasedStateMachine):
         assert all(v >= 0 for v in engine.scores(self.state).values())
         result = engine.outcome(self.state)
         if result.finished:
-            seated = seated_players(self.session, self.state)  # newcomers may win too
+            seated = seated_players(self.session, self.state)  # newcomers win too (RULES 7)
             assert result.winners and set(result.winners) <= {p.name for p in seated}
 
     def teardown(self) -> None:

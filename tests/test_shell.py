@@ -202,7 +202,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
         child = pexpect.spawn(
             sys.executable, ["-m", "referee", "shell"], env=env, encoding="utf-8", timeout=20
         )
-        child.expect_exact("paid: 1 each")  # the banner is followed by the card
+        child.expect_exact("rolls fresh")  # the banner is followed by the card
         child.expect_exact("Ann claims> ")
         return child
 
@@ -338,8 +338,9 @@ def test_completion_completes_after_a_lazy_build(
     built = count_builds(monkeypatch)
     shell = Shell("friday")
     first = shell.complete("", "")  # the open actions first, then the rest and the shell's
-    assert first == ["claim", "kariki", "slash", "roll", "pull", "pass", "buyback", "settle",
-                     "odds", "show", "log", "undo", "redo", "help", "quit"]  # fmt: skip
+    assert first == ["claim", "kariki", "slash", "join", "leave", "replace", "roll", "pull",
+                     "pass", "buyback", "settle", "odds", "show", "log", "undo", "redo", "help",
+                     "quit"]  # fmt: skip
     assert built == []
     assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
     assert shell.complete("pass ", "--") == ["--by"]

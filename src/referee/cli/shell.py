@@ -38,9 +38,7 @@ BUILTINS = {
 }
 SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
-# Every game's join, leave and replace are open all game long: a prefix names one of them only
-# when no other command starts so (`l` is lift, not leave; `r` is still redo, not replace).
-ROSTER_ACTIONS = tuple(a.name for a in Actions("roster", *ROSTER))
+ROSTER_WORDS = frozenset(a.name for a in Actions("every game", *ROSTER))
 HISTORY_LINES = 1000
 HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 
@@ -239,24 +237,25 @@ class Shell:
     def _command(self, word: str) -> str:
         """The command `word` names: an alias or a name exactly; else a unique prefix among
         the actions open now (`r` is roll when roll is the only open action starting with r),
-        then among the game's other commands and the shell's own, then join, leave and
-        replace. Another game is named in full or by its alias (`kalooki check 5H 5D JK`),
-        never by a prefix, and only when no command of this game starts so: its commands
-        never crowd this game's."""
+        then among the game's other commands and the shell's own. Another game is named in
+        full or by its alias (`kalooki check 5H 5D JK`), never by a prefix, and only when no
+        command of this game starts so: its commands never crowd this game's."""
         wanted = word.casefold()
         if wanted in ALIASES:
             return ALIASES[wanted]
-        open_now = self.open_actions()
-        own = [a for a in open_now if a not in ROSTER_ACTIONS]
-        rest = [*(a for a in self.names if a not in open_now), *BUILTINS]
-        for tier in (own, rest, open_now):
+        # join, leave and replace come last: open at almost any time and seldom typed, they
+        # never take a short form (`r` for roll, `l` for log) from the game or the shell.
+        open_now = tuple(a for a in self.open_actions() if a not in ROSTER_WORDS)
+        rest = [*(a for a in self.names if a not in open_now and a not in ROSTER_WORDS), *BUILTINS]
+        roster = [a for a in self.names if a in ROSTER_WORDS]
+        for tier in (open_now, rest, roster):
             if wanted in tier or any(n.startswith(wanted) for n in tier):
                 return pick(word, [(n, n) for n in tier], "command")
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
         try:
-            return pick(word, [(n, n) for n in (*open_now, *rest)], "command")  # did you mean
+            return pick(word, [(n, n) for n in (*open_now, *rest, *roster)], "command")
         except UsageError:
             from referee.cli.moves import owners_of
 

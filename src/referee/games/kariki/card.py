@@ -3,7 +3,9 @@ in `referee.games.kariki.words`, which needs no Rich).
 
 The full card draws each player's cross (the seed's score sheet); the compact card gives each
 player one line, for a phone with the keyboard open. Both end with the status: who acts and
-what they face, who answers, the pass chain. Every name goes through `printable`.
+what they face, who answers, the pass chain. Every name goes through `printable`. The money
+(the pot, what each paid, who takes what) is the line every game's card shares, drawn under
+it by the shared layer: only a buy-back's price is Kariki's own.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from referee.games.kariki.engine import Cause, Phase, Raise, Seat, State, choices
+from referee.games.money import show
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
@@ -25,6 +28,7 @@ GLYPHS: dict[Cause, str] = {
     Cause.KARIKI: "K",
     Cause.CROWNS: "C",
     Cause.ILLEGAL_CLAIM: "!",
+    Cause.JOINED: "J",  # a newcomer's, as many as the player with the most
 }
 LEGEND: dict[Cause, str] = {
     Cause.LIE: "lie",
@@ -33,6 +37,7 @@ LEGEND: dict[Cause, str] = {
     Cause.KARIKI: "kariki",
     Cause.CROWNS: "crowns",
     Cause.ILLEGAL_CLAIM: "illegal",
+    Cause.JOINED: "joined",
 }
 BLOCK_WIDTH = 24
 
@@ -70,10 +75,9 @@ def status(state: State) -> Text:
 def _result(state: State) -> Text:
     """The last lines of a night that is over: the winner, or who leads and who may buy back."""
     winner = printable(state.winner or "nobody")
-    pot = f" the pot of {state.pot}" if state.has_money else ""
     if state.is_finished:
-        return Text(f"{winner} won{pot}", style="bold green")
-    text = Text(f"{winner} leads" + (f", for{pot}" if pot else ""), style="bold")
+        return Text(f"{winner} won", style="bold green")
+    text = Text(f"{winner} leads", style="bold")
     _offers(state, text)
     text.append(f"\nsettle: nobody buys back, {winner} wins")
     return text
@@ -83,14 +87,13 @@ def _offers(state: State, text: Text) -> None:
     """The open buy-back offers, each with today's price."""
     for i in state.buyback_open:
         name = printable(state.name(i))
-        text.append(f"\n{name} may buy back: buyback {name} ({state.buyback_price})")
+        text.append(f"\n{name} may buy back: buyback {name} ({show(state.buyback_price)})")
     if len(state.buyback_open) > 1:
         text.append("\nthe price doubles after each buy-back")
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    # a night without money has no pot
-    return header("KARIKI", title, width, f"pot {state.pot}" if state.has_money else "")
+    return header("KARIKI", title, width)
 
 
 # ---------------------------------------------------------------------------- the full card
@@ -110,7 +113,7 @@ def cross(seat: Seat) -> list[str]:
 def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
     """One player's name line and cross with berries, slashes and crowns beside it; a flag
     too long for the block's `width` goes on two lines at its `; `, and a part still too
-    long wraps at words, each line indented (`WINNER of the pot` / `(192)`)."""
+    long wraps at words, each line indented (`leads; Bob, Cy may buy` / `back (4)`)."""
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
     head = Text("> " if on_turn else "  ", style="bold")
@@ -137,14 +140,6 @@ def player_block(state: State, index: int, width: int = BLOCK_WIDTH) -> Text:
     return block
 
 
-def money(state: State) -> Text:
-    """What each player paid in: the buy-in each, and who paid more (buy-backs), shortly
-    enough for a phone: `paid: 2 each, Eve 14`."""
-    each = state.buy_in
-    others = [f"{printable(s.name)} {s.paid}" for s in state.seats if s.paid != each]
-    return Text(f"paid: {', '.join([f'{each} each', *others])}", style="dim")
-
-
 def flags(state: State, index: int) -> list[tuple[str, str]]:
     """What the card says boldly under a player's name: OUT, WINNER (only once the night is
     finished; before, who leads and who may still buy back), IN THE POO, the bartender/DJ
@@ -153,14 +148,14 @@ def flags(state: State, index: int) -> list[tuple[str, str]]:
     bar = state.bartender == seat.name
     found: list[tuple[str, str]] = []
     if seat.out:
-        return [("OUT - bartender/DJ" if bar else "OUT", "bold red")]
+        why = " - left" if seat.left else " - bartender/DJ" if bar else ""
+        return [(f"OUT{why}", "bold red")]
     if state.winner == seat.name:
         if state.is_finished:
-            pot = f" of the pot ({state.pot})" if state.has_money else ""
-            found.append((f"WINNER{pot}", "bold green"))
+            found.append(("WINNER", "bold green"))
         else:
             who = ", ".join(printable(state.name(i)) for i in state.buyback_open)
-            found.append((f"leads; {who} may buy back ({state.buyback_price})", "bold"))
+            found.append((f"leads; {who} may buy back ({show(state.buyback_price)})", "bold"))
     if state.in_poo(seat):
         found.append(("IN THE POO" + (" - bartender/DJ" if bar else ""), "bold reverse"))
     elif bar:
@@ -190,8 +185,6 @@ def full_card(state: State, title: str, width: int = 40) -> RenderableType:
     used = _full_legend(state)
     if used:
         parts.append(Text(used, style="dim"))
-    if state.has_money:
-        parts.append(money(state))
     parts.append(status(state))
     return Group(*parts)
 
@@ -264,7 +257,7 @@ def legend(state: State, width: int) -> Text | None:
 
 
 def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
-    """One line per player (out players folded into one), the legend, the money, the status."""
+    """One line per player (out players folded into one), the legend, the status."""
     lines: list[RenderableType] = [_header(state, title, width)]
     for i, seat in enumerate(state.seats):
         if not seat.out:
@@ -272,17 +265,17 @@ def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
     out = state.out_in_order()  # places follow the last time out
     if out:
         names = [
-            printable(state.name(i)) + (" (bar)" if state.bartender == state.name(i) else "")
+            printable(state.name(i))
+            + (" (left)" if state.seats[i].left else " (bar)" if state.bartender_seat == i else "")
             for i in out
         ]
         lines.append(Text("OUT: " + ", ".join(names), style="red"))
-    if state.bartender and not state.seats[state.out_order[0]].out:  # bought back: still pours
-        lines.append(Text(f"bartender/DJ: {printable(state.bartender)}", style="dim"))
+    bar = state.bartender_seat
+    if bar is not None and not state.seats[bar].out:  # bought back: still pours
+        lines.append(Text(f"bartender/DJ: {printable(state.name(bar))}", style="dim"))
     found = legend(state, width)
     if found is not None:
         lines.append(found)
-    if state.has_money:
-        lines.append(money(state))
     lines.append(status(state))
     return Group(*lines)
 
@@ -309,8 +302,7 @@ def card_lines(state: State, width: int, title: str = "") -> int:
     tall = sum(max(heights[r : r + per_row]) for r in range(0, len(heights), per_row))
     used = _full_legend(state)  # wraps at words on a narrow screen
     legend = wrapped_lines(used, width) if used else 0
-    paid = len(money(state).wrap(console, width)) if state.has_money else 0
-    return top + tall + legend + paid + len(status(state).wrap(console, width))
+    return top + tall + legend + len(status(state).wrap(console, width))
 
 
 def _console(width: int) -> Console:

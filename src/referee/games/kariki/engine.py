@@ -30,15 +30,30 @@ from referee.games.base import (
     seating,
     turn_order,
 )
+from referee.games.money import Purse, Stakes, Standing, cents, result
+from referee.games.roster import (
+    ROSTER,
+    Join,
+    Joined,
+    LateJoin,
+    Leave,
+    Left,
+    Replace,
+    Replaced,
+    check_newcomer,
+    moved_turn,
+    refuse_join,
+    seat_after,
+)
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
 from referee.ruleset import LIST_MAX, TableReader
 from referee.text import pick
 
 # Bounds no real table reaches, so that no typed or hand-edited number can stall a command.
-MAX_BUY_IN = 1_000_000
 MAX_SLASHES = 99  # slashes in one event
 MAX_SECONDS = 3600  # a die an hour on the ground
+DEFAULT_STAKES = Stakes(stake=100)  # RULES 2: a buy-in of 1
 
 # ---------------------------------------------------------------------------- rules
 
@@ -82,9 +97,9 @@ class SlashRule:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every Kariki ruleset key, with RULES.md's defaults."""
+    """Every Kariki ruleset key, with RULES.md's defaults (the stake is `buy_in`, 1)."""
 
-    buy_in: int = 1
+    stakes: Stakes = DEFAULT_STAKES
     after_kariki_starter: Starter = Starter.ROLLER
     raise_rule: Raise = Raise.MATCH_OR_BEAT
     truth: Truth = Truth.AT_LEAST
@@ -95,14 +110,16 @@ class Rules:
     buyback: bool = True
     illegal_claim: IllegalClaim = IllegalClaim.REJECT
     slash_rules: tuple[SlashRule, ...] = ()
+    late_join: LateJoin = LateJoin.UNTIL_FIRST_OUT
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
         """Build rules from a ruleset table, reporting every problem at once."""
-        r = TableReader(table, source)
+        # A ruleset that leaves the buy-in out plays for RULES' 1, not for nothing.
+        r = TableReader({"buy_in": 1, **table}, source)
         d = cls()
         rules = cls(
-            buy_in=r.integer("buy_in", d.buy_in, maximum=MAX_BUY_IN),
+            stakes=Stakes.read(r, stake_key="buy_in"),
             after_kariki_starter=r.choice("after_kariki_starter", Starter, d.after_kariki_starter),
             raise_rule=r.choice("raise", Raise, d.raise_rule),
             truth=r.choice("truth", Truth, d.truth),
@@ -113,6 +130,7 @@ class Rules:
             buyback=r.flag("buyback", d.buyback),
             illegal_claim=r.choice("illegal_claim", IllegalClaim, d.illegal_claim),
             slash_rules=_slash_rules(r),
+            late_join=LateJoin.read(r),
         )
         r.finish()
         return rules
@@ -155,11 +173,11 @@ def _slash_rules(r: TableReader) -> tuple[SlashRule, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What `referee new kariki` sets: who won the roll-off, the direction, the buy-in."""
+    """What `referee new kariki` sets: who won the roll-off, the direction, the buy-in (cents)."""
 
     first: str
     direction: Direction = Direction.LEFT
-    buy_in: int = 1
+    buy_in: int = 100
 
 
 def options_from_table(
@@ -167,10 +185,21 @@ def options_from_table(
 ) -> Options:
     """The options as stored, checked as strictly as typed ones."""
     seated = seating(table, players, "Kariki", "first roller", Direction.LEFT, also=("buy_in",))
-    buy_in = table.get("buy_in", rules.buy_in)
-    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not 0 <= buy_in <= MAX_BUY_IN:
-        raise UsageError(f"the buy-in must be a whole number from 0 to {MAX_BUY_IN}")
+    value = table.get("buy_in")
+    buy_in = rules.stakes.stake if value is None else buy_in_cents(value)
     return Options(seated.first, seated.direction, buy_in)
+
+
+def buy_in_cents(value: object) -> int:
+    """`--buy-in` as stored, in cents: an amount as typed (`"1.50"`), or a whole number of
+    units as files before cents kept it (`buy_in = 2` is 2, not 2 cents).
+
+    >>> buy_in_cents(2), buy_in_cents("1.50"), buy_in_cents("0")
+    (200, 150, 0)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return cents(str(value), "the buy-in")
+    return cents(value, "the buy-in")
 
 
 # ---------------------------------------------------------------------------- events
@@ -381,8 +410,10 @@ class Settle:
     """The night ends: nobody else buys back, and the last player standing takes the pot."""
 
 
-Event = Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle
-ACTIONS = Actions("Kariki", Claim, ShowKariki, TakeMug, Pull, Pass, Slash, BuyBack, Settle)
+Event = (
+    Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle | Join | Leave | Replace
+)
+ACTIONS = Actions("Kariki", Claim, ShowKariki, TakeMug, Pull, Pass, Slash, BuyBack, Settle, *ROSTER)
 
 # ---------------------------------------------------------------------------- rulings
 # What an event did, as data. `referee.games.kariki.words` words these; `log --json`, exports
@@ -399,6 +430,7 @@ class Cause(Enum):
     KARIKI = "kariki"
     CROWNS = "crowns"
     ILLEGAL_CLAIM = "illegal claim"
+    JOINED = "joined"  # a newcomer starts with as many berries as the player with the most
 
 
 class Started(NamedTuple):
@@ -490,7 +522,7 @@ class Slashed(NamedTuple):
 
 
 class BoughtBack(NamedTuple):
-    """A buy-back: `price` went into the pot, which is now `pot`."""
+    """A buy-back: `price` went into the pot, which is now `pot` (cents)."""
 
     player: str
     price: int
@@ -498,7 +530,7 @@ class BoughtBack(NamedTuple):
 
 
 class WentOut(NamedTuple):
-    """A player is out; `price` is what a buy-back costs now (None: not on offer)."""
+    """A player is out; `price` is what a buy-back costs now, in cents (None: not on offer)."""
 
     player: str
     bartender: bool
@@ -544,7 +576,7 @@ class PriceDoubles(NamedTuple):
 
 class Won(NamedTuple):
     """The last player standing takes the pot (unless someone in `open` buys back for
-    `price`); `pot` is 0 on a night without money."""
+    `price`); amounts in cents, `pot` 0 on a night without money."""
 
     player: str
     pot: int
@@ -553,7 +585,7 @@ class Won(NamedTuple):
 
 
 class Settled(NamedTuple):
-    """The night ends: `closed` did not buy back, and `player` takes the pot."""
+    """The night ends: `closed` did not buy back, and `player` takes the pot (cents)."""
 
     player: str
     pot: int
@@ -563,7 +595,7 @@ class Settled(NamedTuple):
 Fact = (
     Started | Claimed | ClaimRefused | TookMug | ShowedKariki | Crowned | Pulled | Passed
     | FinalPass | Slashed | BoughtBack | WentOut | InPoo | MugHolderOut | ClaimVoid
-    | ChainMoved | PriceDoubles | Won | Settled
+    | ChainMoved | PriceDoubles | Won | Settled | Joined | Left | Replaced
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -579,8 +611,8 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One player at the table; `paid` is the buy-in plus any buy-back, `out_at` the number
-    of the event that put him out last (0: never out), which his place follows."""
+    """One player at the table; `out_at` is the number of the event that put him out last
+    (0: never out), which his place follows; `left`: he left the game (out for good)."""
 
     name: str
     nickname: str | None = None
@@ -589,8 +621,8 @@ class Seat:
     crowns: int = 0
     out: bool = False
     buyback_used: bool = False
-    paid: int = 0
     out_at: int = 0
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,7 +632,7 @@ class State:
     rules: Rules
     seats: tuple[Seat, ...]
     direction: Direction
-    pot: int
+    purse: Purse  # the buy-ins, berries at `loss_value`, buy-backs, seats taken over
     turn: int
     phase: Phase
     claim: Rank | None = None
@@ -612,7 +644,15 @@ class State:
     buyback_open: tuple[int, ...] = ()  # out in the last event, and may still buy back
     ruling: tuple[Fact, ...] = ()
     events: int = 0
-    buy_in: int = 1  # 0: a night without money (no pot, no buy-back)
+
+    @property
+    def pot(self) -> int:
+        """Everything in the pot, in cents."""
+        return self.purse.pot
+
+    def paid(self, seat: Seat) -> int:
+        """What the holder of `seat` has paid for this game, in cents."""
+        return self.purse.seat_paid(seat.name)
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -642,8 +682,8 @@ class State:
 
     @property
     def has_money(self) -> bool:
-        """Whether the night is played for money (`--buy-in 0` is not)."""
-        return self.buy_in > 0
+        """Whether the night is played for money (`--buy-in 0` without a `loss_value` is not)."""
+        return self.purse.stakes.has_money
 
     @property
     def offers_buyback(self) -> bool:
@@ -656,9 +696,15 @@ class State:
         return tuple(sorted(out, key=lambda i: self.seats[i].out_at))
 
     @property
+    def bartender_seat(self) -> int | None:
+        """The first player out pours the drinks and picks the music (one who left is gone)."""
+        return next((i for i in self.out_order if not self.seats[i].left), None)
+
+    @property
     def bartender(self) -> str | None:
-        """The first player out pours the drinks and picks the music."""
-        return self.seats[self.out_order[0]].name if self.out_order else None
+        """The bartender/DJ's name (see `bartender_seat`)."""
+        i = self.bartender_seat
+        return None if i is None else self.name(i)
 
     @property
     def shown_phase(self) -> Phase:
@@ -710,17 +756,17 @@ class State:
 
 
 def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
-    """Seat the table: `first` won the roll-off and chose the direction."""
-    seats = tuple(Seat(p.name, p.nickname, paid=options.buy_in) for p in players)
+    """Seat the table: `first` won the roll-off and chose the direction; each pays the buy-in."""
+    seats = tuple(Seat(p.name, p.nickname) for p in players)
+    stakes = replace(rules.stakes, stake=options.buy_in)
     return State(
         rules=rules,
         seats=seats,
         direction=options.direction,
-        pot=options.buy_in * len(seats),
+        purse=Purse.start(stakes, [p.name for p in players]),
         turn=[p.name for p in players].index(options.first),
         phase=Phase.ROLL,
         ruling=(Started(options.first, options.direction),),
-        buy_in=options.buy_in,
     )
 
 
@@ -752,6 +798,12 @@ def apply(state: State, event: Event) -> State:
             state = _buyback(state, state.index(player), facts)
         case Settle():
             return _end_night(state)
+        case Join():
+            return _join(state, event)
+        case Leave(player=player):
+            state = _leave(state, state.index(player), facts)
+        case Replace(old=old, new=new):
+            state = _replace(state, state.index(old), new, facts)
         case _:
             assert_never(event)
     return _settle(before, state, facts, isinstance(event, BuyBack))
@@ -992,18 +1044,110 @@ def _buyback(state: State, i: int, facts: list[Fact]) -> State:
     price = state.buyback_price
     seats = list(state.seats)
     keep = state.rules.berry_limit - 1
-    seats[i] = replace(
-        seat, berries=seat.berries[:keep], out=False, buyback_used=True, paid=seat.paid + price
-    )
+    seats[i] = replace(seat, berries=seat.berries[:keep], out=False, buyback_used=True)
     facts.append(BoughtBack(seat.name, price, state.pot + price))
     if len(seats[i].berries) == keep:
         facts.append(InPoo(seat.name))
     return replace(
         state,
         seats=tuple(seats),
-        pot=state.pot + price,
+        purse=state.purse.pay(seat.name, price),
         buyback_open=tuple(j for j in state.buyback_open if j != i),
     )
+
+
+# ---------------------------------------------------------------------------- come and go
+# RULES 7: a newcomer sits down between challenges while nobody has gone out; a player who
+# leaves goes out as a player does mid-chain (RULES 2.6); a newcomer may take over a seat.
+
+
+def can_join(state: State) -> bool:
+    """Whether a newcomer may sit down now (see `join_refusal`)."""
+    return join_refusal(state, "") is None
+
+
+def join_refusal(state: State, name: str) -> RuleViolation | None:
+    """Why `name` may not sit down now, if he may not: under late_join = never, once anybody
+    went out (even one who bought back), or while a claim stands (a newcomer sits down
+    between challenges: before the next fresh roll)."""
+    late = state.rules.late_join
+    if late is LateJoin.NEVER:
+        return refuse_join(name, "nobody joins a game under way", late)
+    if state.out_order:
+        first = state.seats[state.out_order[0]]
+        why = "is already out" if first.out else "went out already"
+        return refuse_join(name, f"{first.name} {why}", late)
+    if state.phase is not Phase.ROLL or state.claim is not None:
+        claim = f" ({LADDER.name(state.claim)})" if state.claim is not None else ""
+        return refuse_join(name, f"a claim stands{claim}; join between challenges")
+    return None
+
+
+def _join(state: State, event: Join) -> State:
+    """A newcomer sits after `event.after` with as many berries as the player with the most
+    (never so many that he is out), and pays the buy-in."""
+    nicknames = [s.nickname for s in state.seats if s.nickname]
+    name = check_newcomer(state.seats, event.name, nicknames)
+    at = seat_after(state.seats, event.after)
+    refused = join_refusal(state, name)
+    if refused is not None:
+        raise refused
+    most = max(len(s.berries) for s in state.seats)
+    start = min(most, state.rules.berry_limit - 1)
+    seat = Seat(name, berries=(Cause.JOINED,) * start)
+    purse = state.purse.join(name)
+    facts: list[Fact] = [Joined(name, state.name(at - 1), start, purse.put_in(name))]
+    if start == state.rules.berry_limit - 1:
+        facts.append(InPoo(name))
+
+    def moved(i: int) -> int:
+        return moved_turn(i, at)
+
+    return replace(
+        state,
+        seats=(*state.seats[:at], seat, *state.seats[at:]),
+        purse=purse,
+        turn=moved(state.turn),
+        roller=None if state.roller is None else moved(state.roller),
+        responsible=None if state.responsible is None else moved(state.responsible),
+        passers=tuple(map(moved, state.passers)),
+        out_order=tuple(map(moved, state.out_order)),
+        buyback_open=tuple(map(moved, state.buyback_open)),
+        ruling=tuple(facts),
+        events=state.events + 1,
+    )
+
+
+def _leave(state: State, i: int, facts: list[Fact]) -> State:
+    """`leave`: he is out at this event, for good (no buy-back); his money stays in the pot.
+    Going out mid-chain, the chain goes on as RULES 2.6 says (the claim is void only if he
+    answered for it); the last but one leaving ends the game."""
+    seat = state.seats[i]
+    if seat.out:
+        raise RuleViolation(f"{seat.name} is out of the game already: nothing to leave")
+    seats = list(state.seats)
+    seats[i] = replace(seat, out=True, left=True, slashes=0, out_at=state.events + 1)
+    # out_order keeps who went out first (the bartender); his place follows `out_at`.
+    out_order = state.out_order if i in state.out_order else (*state.out_order, i)
+    state = replace(state, seats=tuple(seats), out_order=out_order)
+    facts.append(Left(seat.name))
+    return _after_out(state, i, facts)
+
+
+def _replace(state: State, i: int, new: str, facts: list[Fact]) -> State:
+    """`replace`: `new` takes seat `i` and everything on it, paying its holder what he put in."""
+    seat = state.seats[i]
+    nicknames = [s.nickname for s in state.seats if s.nickname]
+    name = check_newcomer(state.seats, new, nicknames)
+    if seat.out:
+        raise RuleViolation(
+            f"{name} cannot take {seat.name}'s seat: {seat.name} is out, nothing to take over"
+        )
+    facts.append(Replaced(seat.name, name, state.paid(seat)))
+    purse = state.purse.take_over(seat.name, name)
+    seats = list(state.seats)
+    seats[i] = replace(seat, name=name, nickname=None)
+    return replace(state, seats=tuple(seats), purse=purse)
 
 
 def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
@@ -1022,10 +1166,11 @@ def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
         slashes=0 if out else seat.slashes,
         out_at=state.events + 1 if out else seat.out_at,
     )
-    state = replace(state, seats=tuple(seats))
+    # Every berry hung is a loss, and pays `loss_value` as it is hung.
+    state = replace(state, seats=tuple(seats), purse=state.purse.lose(seat.name))
     if not out:
         return state
-    first_out = not state.out_order
+    first_out = state.bartender is None
     if i not in state.out_order:
         state = replace(state, out_order=(*state.out_order, i))
     may_buy = state.offers_buyback and not seat.buyback_used
@@ -1088,7 +1233,9 @@ def _settle(before: State, after: State, facts: list[Fact], buyback: bool) -> St
         still_open = after.buyback_open
     else:
         still_open = tuple(
-            i for i in newly_out if after.offers_buyback and not after.seats[i].buyback_used
+            i
+            for i in newly_out
+            if after.offers_buyback and not after.seats[i].buyback_used and not after.seats[i].left
         )
         if len(still_open) > 1:
             facts.append(PriceDoubles(after.buyback_price))
@@ -1121,7 +1268,8 @@ def legal_actions(state: State) -> tuple[str, ...]:
         return found
     if state.phase is Phase.RESPOND and "roll" in found:
         found = (*found[:1], "claim", "kariki", *found[1:])
-    return (*found, "slash")
+    join = ("join",) if can_join(state) else ()
+    return (*found, "slash", *join, "leave", "replace")
 
 
 def outcome(state: State) -> Outcome:
@@ -1169,7 +1317,8 @@ def summary(state: State) -> dict[str, object]:
                 "out": s.out,
                 "in_poo": state.in_poo(s),
                 "buyback_used": s.buyback_used,
-                "paid": s.paid,
+                "left": s.left,
+                "paid": state.paid(s),
             }
             for s in state.seats
         ],
@@ -1204,8 +1353,9 @@ def scores(state: State) -> dict[str, int]:
 
 
 def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
-    """Berries by cause, crowns, slashes, buy-backs, who poured the drinks, and money: `paid`
-    (buy-in and buy-backs) and `won` (the pot, for the winner once the night is finished)."""
+    """Berries by cause, crowns, slashes, buy-backs, who poured the drinks, and money in
+    cents: `paid` (what each seat's holder paid: the buy-in, berries at `loss_value`,
+    buy-backs, a seat taken over) and `won` (what he takes, once the night is finished)."""
     found = Tallies()
     add = found.add
 
@@ -1233,9 +1383,12 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     if states and states[-1].has_money:
         final = states[-1]
         for seat in final.seats:
-            add(seat.name, "paid", seat.paid)
-        if final.pot_to:
-            add(final.pot_to, "won", final.pot)
+            add(seat.name, "paid", final.paid(seat))
+        if final.is_finished:
+            ended = outcome(final)
+            standing = Standing(ended.standings, ended.places, scores(final))
+            for name, amount in result(final.purse, standing).takes.items():
+                add(name, "won", amount)
     return found.counts
 
 
@@ -1247,7 +1400,12 @@ NEW = New(
     options=(
         FIRST._replace(help="Who won the roll-off."),
         DIRECTION._replace(help="Which way play goes [default: left]."),
-        Param("buy_in", "number", option="--buy-in", metavar="N", help="Money each pays in."),
+        Param(
+            "buy_in",
+            option="--buy-in",
+            metavar="AMOUNT",
+            help="Money each pays in: 1, 1.50 [default: the ruleset's].",
+        ),
     ),
 )
 
@@ -1269,4 +1427,6 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    seats=lambda state: tuple(PlayerInfo(s.name, s.nickname) for s in state.seats),
+    purse=lambda state: state.purse,
 )

@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
+from referee.errors import RefereeError
 from referee.games.kariki import engine as k
+from referee.games.money import cents, show
+from referee.games.roster import Joined, Left, Replaced
 from referee.notation.dice import KARIKI as LADDER
 from referee.text import printable
 
 # A house rule in a few words, for the line under the card (`referee.house`).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
-    "buy_in": lambda v: f"buy-in {v}" if v else "no money",
+    "buy_in": lambda v: f"buy-in {_amount(v)}" if v else "no money",
+    "loss_value": lambda v: f"{_amount(v)} a berry" if v else "berries cost nothing",
+    "payout": lambda v: "the pot by places" if v == "places" else "the winner takes all",
+    "payout_split": lambda v: _split(v),
+    "point_value": lambda v: f"{_amount(v)} a point",
+    "loser_buys": lambda v: "the loser buys a round" if v else "no round owed",
+    "late_join": lambda v: "no late joins" if v == "never" else "join till one is out",
     "after_kariki_starter": lambda v: f"Kariki: the {v} rolls",
     "raise": lambda v: "strict raises" if v == "strict" else "match or beat",
     "truth": lambda v: "exact truth" if v == "exact" else "truth at least",
@@ -23,6 +32,20 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "illegal_claim": lambda v: "berry for a bad claim" if v == "berry" else "bad claim refused",
     "slash_rules": lambda v: "own slash rules",
 }
+
+
+def _amount(value: object) -> str:
+    """A ruleset's amount as the table says it (`1.5` is 1.50)."""
+    try:
+        return show(cents(value))
+    except RefereeError:  # pragma: no cover - a ruleset is checked before its words are said
+        return str(value)[:12]
+
+
+def _split(value: object) -> str:
+    """`payout_split` in a few words: `split 70/30`, or `no split` for the whole pot to one."""
+    parts = [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
+    return "no split" if parts == ["100"] else f"split {'/'.join(parts)}"[:24]
 
 
 def words(facts: Sequence[k.Fact]) -> str:
@@ -62,10 +85,10 @@ def _sentence(fact: k.Fact) -> str:
         case k.Slashed(player=player, slashes=count, rule=rule, berries=berries, tally=tally):
             return _slashed(n(player), count, rule, berries, tally)
         case k.BoughtBack(player=player, price=price, pot=pot):
-            return f"{n(player)} buys back for {price}: the pot is {pot}"
+            return f"{n(player)} buys back for {show(price)}: the pot is {show(pot)}"
         case k.WentOut(player=player, bartender=bartender, price=price):
             role = " (bartender/DJ)" if bartender else ""
-            offer = f". Buy back: buyback {n(player)} ({price})" if price else ""
+            offer = f". Buy back: buyback {n(player)} ({show(price)})" if price else ""
             return f"{n(player)} is OUT{role}{offer}"
         case k.InPoo(player=player):
             return f"{n(player)} is in the poo"
@@ -77,18 +100,30 @@ def _sentence(fact: k.Fact) -> str:
         case k.ChainMoved(player=player, claim=claim, answers=answers):
             return f"{n(player)} faces {LADDER.name(claim)}, {n(answers)} answers"
         case k.PriceDoubles(price=price):
-            return f"each pays {price} today; the price doubles after each buy-back"
+            return f"each pays {show(price)} today; the price doubles after each buy-back"
         case k.Won(player=player, pot=pot, open=still_open, price=price):
-            won = f"{n(player)} wins the pot of {pot}" if pot else f"{n(player)} wins"
+            won = f"{n(player)} wins the pot of {show(pot)}" if pot else f"{n(player)} wins"
             if not still_open:
                 return won
-            return f"{won} unless {' or '.join(map(n, still_open))} buys back for {price}"
+            return f"{won} unless {' or '.join(map(n, still_open))} buys back for {show(price)}"
         case k.Settled(player=player, pot=pot, closed=closed):
-            return (
-                f"{', '.join(map(n, closed))} did not buy back: {n(player)} wins the pot of {pot}"
-            )
+            closing = f"{', '.join(map(n, closed))} did not buy back"
+            return f"{closing}: {n(player)} wins the pot of {show(pot)}"
+        case Joined(player=player, after=after, start=start, paid=paid):
+            paying = f", paying {show(paid)}" if paid else ""
+            return f"{n(player)} joins after {n(after)} with {_berries(start)}{paying}"
+        case Left(player=player):
+            return f"{n(player)} leaves: out"
+        case Replaced(old=old, new=new, paid=paid):
+            paying = f", paying him {show(paid)}" if paid else ""
+            return f"{n(new)} takes {n(old)}'s seat{paying}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)
+
+
+def _berries(count: int) -> str:
+    """`no berries`, `1 berry`, `4 berries`."""
+    return "no berries" if not count else "1 berry" if count == 1 else f"{count} berries"
 
 
 def ordinal(number: int) -> str:
