@@ -1,0 +1,411 @@
+"""`referee night`: the night a table plays (RULES 7): start one, see its games, nets and rounds
+owed, settle its money with the fewest transfers, end it, and record a round bought.
+
+Thin, as every command is: the record is `referee.night`'s and `referee.storage`'s; the sums
+are `night.ledger`'s; this module reads the arguments and says the result in 40 columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, Any
+
+import typer
+
+from referee import storage
+from referee.cli import output
+from referee.cli.common import JsonOpt, workspace
+from referee.errors import RuleViolation, StorageError, quote
+from referee.games.money import Payout, Stakes, show
+from referee.night import (
+    GameLine,
+    Ledger,
+    Night,
+    Settlement,
+    Status,
+    check_night_name,
+    default_name,
+    ledger,
+    pick_player,
+    settlement,
+    start_players,
+    with_drink,
+    with_players,
+)
+
+app = typer.Typer(
+    help="A night's games and money.\n\n"
+    "With no command: the open night (else the latest, or --night NAME), its games, stakes,"
+    " each player's net and the rounds owed. While a night is open, every 'referee new' joins"
+    " it; 'night settle' says who pays whom.",
+    no_args_is_help=False,
+    rich_markup_mode=None,
+)
+
+NightOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--night",
+        metavar="NAME",
+        help="This night (default: the open one, else the latest).",
+        show_default=False,
+    ),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Leave out the games that are not finished.")
+]
+
+
+@app.callback(invoke_without_command=True)
+def night(ctx: typer.Context, json_out: JsonOpt = False, name: NightOpt = None) -> None:
+    """The night: its games, stakes, nets and rounds owed."""
+    if ctx.invoked_subcommand is not None:
+        return
+    space = workspace(ctx)
+    home = space.home
+    loaded = storage.find_night(home, name) if name is not None else storage.latest_night(home)
+    if loaded is None:
+        if json_out:
+            output.print_json(None)
+            return
+        output.print_text("no nights yet: referee night start")
+        return
+    games = storage.night_games(home, loaded.night, space.cache)
+    found = ledger(loaded.night, games, _left(loaded.night))
+    if json_out:
+        output.print_json(night_doc(loaded.night, found))
+        return
+    output.print_wrapped("\n".join(night_lines(loaded.night, found, output.width())))
+
+
+@app.command()
+def start(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[NAME]",
+            help="The night's name (default: the date; '-' for it when players follow).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[PLAYER...]", help="Who is at the table so far.", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Open a night.
+
+    Every 'referee new' joins it until it is settled or ended; one night is open at a time. Players named here are on its roster; each game's players
+    join it too.
+    """
+    from referee.session import event_time
+
+    chosen = None if name in (None, "-") else check_night_name(name)
+    roster = start_players(players or [])
+    created = storage.now()
+    day = event_time(created).astimezone().date().isoformat()
+
+    def make(taken: list[str]) -> Night:
+        return Night(chosen or default_name(day, taken), created, players=roster)
+
+    made = storage.start_night(workspace(ctx).home, make)
+    lines = [f"started night {made.name}", "every 'referee new' joins it"]
+    if made.players:
+        lines.append(f"players: {', '.join(made.players)}")
+    output.print_wrapped("\n".join(lines))
+
+
+@app.command()
+def settle(ctx: typer.Context, json_out: JsonOpt = False, force: ForceOpt = False) -> None:
+    """Who pays whom; closes it.
+
+    The fewest transfers, from each player's net over the night's finished games. Refused while a game with money is
+    unfinished (a Kariki night needs its settle); --force leaves it out of the money.
+    """
+    space = workspace(ctx)
+
+    def change(night: Night) -> tuple[Night, tuple[Ledger, Settlement]]:
+        games = storage.night_games(space.home, night, space.cache)
+        out = _stopping(night, ledger(night, games), money_only=True, force=force, doing="settled")
+        found = ledger(night, games, out)
+        now = storage.now()
+        done = settlement(found, now, out)
+        # Anyone with money in a game (a newcomer who joined one) is on the roster it settles.
+        closed = with_players(night, found.players)
+        return replace(closed, status=Status.SETTLED, closed=now, settled=done), (found, done)
+
+    night, (found, done) = storage.change_open_night(space.home, change)
+    if json_out:
+        output.print_json({"name": night.name, **settled_doc(done)})
+        return
+    output.print_wrapped("\n".join(settle_lines(night, found, done)))
+
+
+@app.command()
+def end(ctx: typer.Context, force: ForceOpt = False) -> None:
+    """Close it without money.
+
+    Refused while a game of the night is unfinished (a Kariki night needs its settle);
+    --force closes it all the same.
+    """
+    space = workspace(ctx)
+
+    def change(night: Night) -> tuple[Night, Ledger]:
+        found = ledger(night, storage.night_games(space.home, night, space.cache))
+        _stopping(night, found, money_only=False, force=force, doing="ended")
+        return replace(night, status=Status.ENDED, closed=storage.now()), found
+
+    night, found = storage.change_open_night(space.home, change)
+    said = f"ended night {night.name}: {_count(len(night.games), 'game')}"
+    if any(found.nets.values()):
+        said += "; its money is not settled"
+    output.print_wrapped(said)
+
+
+@app.command()
+def drink(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who bought the round.")],
+) -> None:
+    """A round bought.
+
+    It clears one owed (the last place of a game with loser_buys owes one); bought when none
+    is owed, it counts against the next.
+    """
+    space = workspace(ctx)
+
+    def change(night: Night) -> tuple[Night, tuple[str, Ledger]]:
+        games = storage.night_games(space.home, night, space.cache)
+        who = pick_player(ledger(night, games), player)
+        after = with_drink(night, who, storage.now())
+        return after, (who, ledger(after, games))
+
+    _, (who, found) = storage.change_open_night(space.home, change)
+    owed = found.rounds_owed(who)
+    if found.lost.get(who, 0) < found.bought.get(who, 0):
+        said = f"{who} bought a round, owing none: it counts against {who}'s next"
+    elif owed:
+        said = f"{who} bought a round: {_count(owed, 'more round')} owed"
+    else:
+        said = f"{who} bought a round: none owed now"
+    output.print_wrapped(said)
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+def _left(night: Night) -> tuple[str, ...]:
+    """The games a settled night left out of its money."""
+    return night.settled.left_out if night.settled is not None else ()
+
+
+def _stopping(
+    night: Night, found: Ledger, *, money_only: bool, force: bool, doing: str
+) -> tuple[str, ...]:
+    """The games that stop the night being `doing` (settled or ended): refused, unless `force`,
+    which leaves them out (their ids)."""
+    stopping = found.unfinished(money_only=money_only)
+    if not stopping or force:
+        return tuple(g.member.id for g in stopping)
+    first = stopping[0]
+    more = f" (and {_count(len(stopping) - 1, 'more game')})" if len(stopping) > 1 else ""
+    which = f"game {first.number}, {quote(first.file)}"
+    verb = "be settled" if doing == "settled" else "end"
+    if not first.is_readable:
+        what = "is missing" if first.status == "missing" else "cannot be read"
+        raise StorageError(
+            f"night {quote(night.name)} cannot {verb}: {which}, {what}{more}; restore it,"
+            " or --force leaves it out"
+        )
+    if first.status == "provisional":
+        state = "needs its settle (a buy-back is on offer)"
+    else:
+        state = "has money and is not finished" if money_only else "is not finished"
+    raise RuleViolation(
+        f"night {quote(night.name)} cannot {verb}: {which}, {state}{more}; finish it,"
+        " or --force leaves it out"
+    )
+
+
+# ---------------------------------------------------------------------------- screens
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def signed(cents: int) -> str:
+    """A net as the night says it: `+3.50`, `-2`, `0`."""
+    return f"+{show(cents)}" if cents > 0 else show(cents)
+
+
+def stakes_text(stakes: Stakes) -> str:
+    """A game's stakes in a few words: `stake 2, 0.50 a loss, split 70/30, loser buys` (the pot
+    goes to the winner unless a split is said)."""
+    parts = []
+    if stakes.stake:
+        parts.append(f"stake {show(stakes.stake)}")
+    if stakes.loss_value:
+        parts.append(f"{show(stakes.loss_value)} a loss")
+    if stakes.payout is Payout.PER_POINT:
+        parts.append(f"{show(stakes.point_value)} a point")
+    elif stakes.has_money and stakes.payout is Payout.PLACES:  # else the winner takes it
+        parts.append("split " + "/".join(str(p) for p in stakes.split))
+    if stakes.loser_buys:
+        parts.append("loser buys")
+    return ", ".join(parts) or "no money"
+
+
+def status_text(line: GameLine) -> str:
+    """Where a game of the night stands, in a few words."""
+    won = " and ".join(line.winners)
+    said = {
+        "playing": "playing",
+        "provisional": f"{won} leads, to settle" if won else "to settle",
+        "finished": f"{won} won" if won else "finished",
+        "missing": "missing: no such session",
+        "unreadable": "unreadable",
+    }[line.status]
+    return said + (", left out" if line.left_out else "")
+
+
+def night_lines(night: Night, found: Ledger, width: int) -> list[str]:
+    """The night at 40 columns: its state, games, nets, rounds owed and, once settled, who
+    paid whom."""
+    from referee.history import local_time
+
+    when = local_time(night.created)
+    head = f"NIGHT {night.name}"
+    state = night.status.value
+    lines = [head + " " * max(1, min(width, 40) - len(head) - len(state)) + state]
+    closed = local_time(night.closed)
+    if closed[:10] == when[:10]:
+        closed = closed[11:]  # the same day: its time
+    lines.append(f"started {when}" + (f", closed {closed}" if night.closed else ""))
+    if night.players:
+        lines.append(f"players: {', '.join(found.players)}")
+    if not found.games:
+        lines.append("no games yet: referee new GAME PLAYER...")
+    for line in found.games:
+        lines.append(f"{line.number}. {line.file} ({line.member.game}): {status_text(line)}")
+        if line.money is not None:
+            lines.append(f"   {stakes_text(line.money.purse.stakes)}")
+        elif line.is_readable:
+            lines.append("   no money")
+    if night.settled is not None:
+        lines += _settled_lines(night.settled)
+    elif any(g.has_money for g in found.games):
+        lines.append(f"nets over {_count(found.counted, 'finished game')}:")
+        lines += _net_lines(found.players, found.nets)
+    owed = [(n, found.rounds_owed(n)) for n in found.players if found.rounds_owed(n)]
+    if owed:
+        lines.append("rounds owed: " + ", ".join(f"{n} {k}" for n, k in owed))
+    bought = [(n, found.bought[n]) for n in found.players if found.bought.get(n)]
+    if bought:
+        lines.append("rounds bought: " + ", ".join(f"{n} {k}" for n, k in bought))
+    return lines
+
+
+def _net_lines(players: tuple[str, ...], nets: Any) -> list[str]:
+    from referee.render.cells import ljust, width_of
+
+    shown = [n for n in players if n in nets]
+    if not shown:
+        return ["  nobody has won or lost yet"]
+    pad = min(16, max(width_of(n) for n in shown))
+    room = max(len(signed(nets[n])) for n in shown)
+    return [f"  {ljust(n, pad)} {signed(nets[n]):>{room}}" for n in shown]
+
+
+def _settled_lines(done: Settlement) -> list[str]:
+    from referee.history import local_time
+
+    lines = [f"nets as settled at {local_time(done.at, date=False)}:"]
+    lines += _net_lines(tuple(n for n, _ in done.nets), dict(done.nets))
+    lines += transfer_lines(done)
+    return lines
+
+
+def transfer_lines(done: Settlement) -> list[str]:
+    """Who pays whom, one line each (`Cy pays Ann 3.50`), and whether the count is the
+    proven fewest."""
+    if not done.transfers:
+        return ["nobody owes anybody"]
+    lines = [f"{t.payer} pays {t.payee} {show(t.cents)}" for t in done.transfers]
+    if not done.exact:
+        lines.append(
+            "over 15 players with a balance: the greedy rule's count, maybe not the fewest"
+        )
+    return lines
+
+
+def settle_lines(night: Night, found: Ledger, done: Settlement) -> list[str]:
+    """What `night settle` says: the transfers, and the games left out."""
+    count = _count(len(done.transfers), "transfer")
+    lines = [f"settled night {night.name}: {count}"]
+    lines += transfer_lines(done)
+    out = [g for g in found.games if g.left_out]
+    if out:
+        lines.append("left out: " + ", ".join(f"{g.file} ({g.status})" for g in out))
+    return lines
+
+
+# ---------------------------------------------------------------------------- JSON
+
+
+def _stakes_doc(stakes: Stakes) -> dict[str, Any]:
+    return {
+        "stake": stakes.stake,
+        "loss_value": stakes.loss_value,
+        "payout": stakes.payout.value,
+        "payout_split": list(stakes.split),
+        "point_value": stakes.point_value,
+        "loser_buys": stakes.loser_buys,
+    }
+
+
+def settled_doc(done: Settlement) -> dict[str, Any]:
+    """A settlement as JSON: cents, each transfer payer -> payee."""
+    return {
+        "at": done.at,
+        "nets": dict(done.nets),
+        "transfers": [t._asdict() for t in done.transfers],
+        "exact": done.exact,
+        "left_out": list(done.left_out),
+    }
+
+
+def night_doc(night: Night, found: Ledger) -> dict[str, Any]:
+    """`referee night --json` (documented in the README)."""
+    games = []
+    for line in found.games:
+        kept = line.money
+        games.append(
+            {
+                "number": line.number,
+                "id": line.member.id,
+                "session": line.file,
+                "game": line.member.game,
+                "status": line.status,
+                "winners": list(line.winners),
+                "stakes": _stakes_doc(kept.purse.stakes) if kept is not None else None,
+                "nets": dict(kept.result.nets) if kept is not None and kept.result else None,
+                "counted": line.is_counted,
+                "left_out": line.left_out,
+            }
+        )
+    return {
+        "name": night.name,
+        "status": night.status.value,
+        "created": night.created,
+        "closed": night.closed or None,
+        "players": list(found.players),
+        "games": games,
+        "nets": {n: found.nets[n] for n in found.players if n in found.nets},
+        "rounds_owed": {n: found.rounds_owed(n) for n in found.players if found.rounds_owed(n)},
+        "drinks": [{"player": d.player, "at": d.at} for d in night.drinks],
+        "settled": settled_doc(night.settled) if night.settled is not None else None,
+    }
