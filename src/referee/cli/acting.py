@@ -253,6 +253,10 @@ def show(
         doc["session"] = loaded.session.name
         doc["house_rules"] = summary(loaded.session.game, loaded.session.ruleset)
         doc["money"] = money_doc(loaded.session, loaded.state)
+        nights, unreadable = storage.nights_by_session(space.home)
+        for line in unreadable:  # on stderr: the document stays one document
+            output.warning_line(line)
+        doc["night"] = nights.get(loaded.session.id)
         output.print_json(doc)
         return
     if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`
