@@ -281,7 +281,9 @@ def settlement(ledger: Ledger, at: str, left_out: Sequence[str] = ()) -> Settlem
     from referee.settle import is_exact, settle
 
     balances = {n: c for n, c in ledger.nets.items() if c}
-    transfers = settle(balances)
+    seat = {n: k for k, n in enumerate(ledger.players)}
+    # In the roster's order, whatever order they were found in: the same night reads the same.
+    transfers = sorted(settle(balances), key=lambda t: (seat[t.payer], seat[t.payee]))
     nets = tuple((n, ledger.nets.get(n, 0)) for n in ledger.players if n in ledger.nets)
     check_settlement(nets, transfers)
     return Settlement(at, nets, tuple(transfers), is_exact(balances), tuple(left_out))

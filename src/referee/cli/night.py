@@ -63,7 +63,13 @@ def night(ctx: typer.Context, json_out: JsonOpt = False, name: NightOpt = None) 
         return
     space = workspace(ctx)
     home = space.home
-    loaded = storage.find_night(home, name) if name is not None else storage.latest_night(home)
+    loaded: storage.LoadedNight | None
+    if name is not None:
+        loaded = storage.find_night(home, name)
+    else:
+        loaded, unreadable = storage.latest_night(home)
+        for line in unreadable:
+            output.warning_line(line)
     if loaded is None:
         if json_out:
             output.print_json(None)
@@ -98,8 +104,8 @@ def start(
 ) -> None:
     """Open a night.
 
-    Every 'referee new' joins it until it is settled or ended; one night is open at a time. Players named here are on its roster; each game's players
-    join it too.
+    Every 'referee new' joins it until it is settled or ended; one night is open at a time.
+    Players named here are on its roster; each game's players join it too.
     """
     from referee.session import event_time
 
@@ -122,8 +128,9 @@ def start(
 def settle(ctx: typer.Context, json_out: JsonOpt = False, force: ForceOpt = False) -> None:
     """Who pays whom; closes it.
 
-    The fewest transfers, from each player's net over the night's finished games. Refused while a game with money is
-    unfinished (a Kariki night needs its settle); --force leaves it out of the money.
+    The fewest transfers, from each player's net over the night's finished games. Refused
+    while a game with money is unfinished (a Kariki night needs its settle); --force leaves
+    it out of the money.
     """
     space = workspace(ctx)
 
@@ -266,7 +273,7 @@ def status_text(line: GameLine) -> str:
         "playing": "playing",
         "provisional": f"{won} leads, to settle" if won else "to settle",
         "finished": f"{won} won" if won else "finished",
-        "missing": "missing: no such session",
+        "missing": "missing",
         "unreadable": "unreadable",
     }[line.status]
     return said + (", left out" if line.left_out else "")

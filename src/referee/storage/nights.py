@@ -214,6 +214,8 @@ def start_night(home: Home, make: Callable[[list[str]], Night]) -> Night:
 def change_open_night(home: Home, change: Callable[[Night], tuple[Night, T]]) -> tuple[Night, T]:
     """Under the lock: read the open night, apply `change`, save it (and, once it is closed,
     clear the pointer). A refused change (it raises) writes nothing."""
+    if open_name(home) is None:  # before the lock: a refused command makes no lock file
+        raise UsageError(NO_NIGHT)
     with nights_locked(home):
         loaded = open_night(home)
         if loaded is None:
@@ -269,16 +271,22 @@ def find_night(home: Home, text: str) -> LoadedNight:
     return load_night(night_path(home, found))
 
 
-def latest_night(home: Home) -> LoadedNight | None:
-    """The open night, else the one started last (None: no night yet); an unreadable file
-    is a `StorageError`, as any night named is."""
+def latest_night(home: Home) -> tuple[LoadedNight | None, list[str]]:
+    """The open night, else the one started last (None: no night yet), and for each night file
+    that cannot be read the line saying why (it is passed over: one broken file hides no other
+    night; an open night that cannot be read is a `StorageError`, as any night named is)."""
     loaded = open_night(home)
     if loaded is not None:
-        return loaded
-    found = [load_night(p) for p in night_files(home)]
+        return loaded, []
+    found, problems = [], []
+    for path in night_files(home):
+        try:
+            found.append(load_night(path))
+        except RefereeError as error:
+            problems.append(f"skipped {path.name}: {error}")
     if not found:
-        return None
-    return max(found, key=lambda n: (n.night.created, n.night.name))
+        return None, problems
+    return max(found, key=lambda n: (n.night.created, n.night.name)), problems
 
 
 def nights_by_session(home: Home) -> tuple[dict[str, str], list[str]]:
