@@ -393,6 +393,30 @@ def test_nets_over_several_games_sum_to_zero_and_the_transfers_settle_them(
     assert len(settled["transfers"]) <= len([n for n in nets.values() if n]) - 1
 
 
+def test_a_name_typed_in_another_case_is_the_same_player(referee: Runner) -> None:
+    assert referee("night", "start", "friday", "Ann").code == 0
+    new(referee, "g1", ["ann", "Bob"], "stake=1")
+    win(referee, "ann", ["ann", "Bob"])
+    shown = doc(referee)
+    assert shown["players"] == ["Ann", "Bob"] and shown["nets"] == {"Ann": 100, "Bob": -100}
+    assert referee("night", "settle").out.splitlines()[1] == "Bob pays Ann 1"
+
+
+def test_past_15_players_with_a_balance_the_count_is_said_to_be_greedy(referee: Runner) -> None:
+    assert referee("night", "start", "big").code == 0
+    for k in range(3):
+        table = [f"P{k}{n}" for n in range(6)]
+        new(referee, f"g{k}", table, f"stake={k + 1}", "loss_value=0.01")
+        win(referee, table[0], table)
+    result = referee("night", "settle")
+    assert result.code == 0
+    assert result.out.splitlines()[-2:] == [
+        "over 15 balances: the greedy rule's",
+        "  count, maybe not the fewest",
+    ]
+    assert doc(referee)["settled"]["exact"] is False  # type: ignore[index]
+
+
 def test_a_settled_nights_money_never_changes(referee: Runner, home: Path) -> None:
     money_night(referee)
     assert referee("night", "settle", "--force").code == 0
@@ -449,12 +473,19 @@ def test_json_fields(referee: Runner) -> None:
     assert doc(referee)["settled"] == {k: v for k, v in settled.items() if k != "name"}
 
 
-def test_show_json_names_the_night(referee: Runner) -> None:
+def test_show_json_names_the_night(referee: Runner, home: Path) -> None:
     new(referee, "loose", ["Ann", "Bob"])
     assert json.loads(referee("show", "--json").out)["night"] is None
     money_night(referee)
     assert json.loads(referee("show", "--json").out)["night"] == "friday"
     assert json.loads(referee("show", "--json", "-s", "loose").out)["night"] is None
+    path = night_file(home, "friday")  # the id spelt with an escape: the same id, still found
+    text = path.read_text()
+    first = text.index('{ id = "') + len('{ id = "')
+    path.write_text(text[:first] + f"\\u{ord(text[first]):04x}" + text[first + 1 :])
+    ident = storage.load_night(path).night.games[0].id
+    assert ident not in path.read_text() and ident == doc(referee)["games"][0]["id"]  # type: ignore[index]
+    assert json.loads(referee("show", "--json", "-s", "g1").out)["night"] == "friday"
 
 
 def test_a_kept_show_json_answer_follows_the_night(

@@ -343,9 +343,7 @@ def transfer_lines(done: Settlement) -> list[str]:
         return ["nobody owes anybody"]
     lines = [f"{t.payer} pays {t.payee} {show(t.cents)}" for t in done.transfers]
     if not done.exact:
-        lines.append(
-            "over 15 players with a balance: the greedy rule's count, maybe not the fewest"
-        )
+        lines.append("over 15 balances: the greedy rule's count, maybe not the fewest")
     return lines
 
 

@@ -305,6 +305,27 @@ def nights_by_session(home: Home) -> tuple[dict[str, str], list[str]]:
     return found, problems
 
 
+def night_of(home: Home, session_id: str) -> tuple[str | None, list[str]]:
+    """The night listing the session `session_id` (None: none does), and for a night file that
+    might list it but cannot be read, the line saying why. Only a file whose bytes hold the id,
+    or hold an escape (the one way TOML can spell hex digits without them), is parsed: `show
+    --json` reads every night's bytes, not every night."""
+    wanted = session_id.encode("ascii")
+    problems: list[str] = []
+    for path in night_files(home):
+        try:
+            raw = read_bytes(path, "night file", follow=False)
+            if wanted not in raw and b"\\" not in raw:
+                continue
+            night = parse_night(path, raw).night
+        except RefereeError as error:
+            problems.append(f"skipped {path.name}: {error}")
+            continue
+        if any(member.id == session_id for member in night.games):
+            return night.name, problems
+    return None, problems
+
+
 def night_games(home: Home, night: Night, cache: Cache | None = None) -> list[Played]:
     """Each game of the night as its session file holds it now: found by the name it was
     started under, else by its id among every session (renamed since); "missing" if neither."""
