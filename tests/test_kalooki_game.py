@@ -376,6 +376,8 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
         "game",
         "session",
         "house_rules",
+        "money",
+        "night",
         "round",
         "contract",
         "deal_size",
