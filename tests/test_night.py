@@ -481,8 +481,8 @@ def test_show_json_names_the_night(referee: Runner, home: Path) -> None:
     assert json.loads(referee("show", "--json", "-s", "loose").out)["night"] is None
     path = night_file(home, "friday")  # the id spelt with an escape: the same id, still found
     text = path.read_text()
-    first = text.index('{ id = "') + len('{ id = "')
-    path.write_text(text[:first] + f"\\u{ord(text[first]):04x}" + text[first + 1 :])
+    last = text.index('{ id = "') + len('{ id = "') + 31  # its last digit, escaped
+    path.write_text(text[:last] + f"\\u{ord(text[last]):04x}" + text[last + 1 :])
     ident = storage.load_night(path).night.games[0].id
     assert ident not in path.read_text() and ident == doc(referee)["games"][0]["id"]  # type: ignore[index]
     assert json.loads(referee("show", "--json", "-s", "g1").out)["night"] == "friday"
