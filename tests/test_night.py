@@ -507,6 +507,70 @@ def test_a_kept_show_json_answer_follows_the_night(
     assert changed is not None and changed.name != key.name
 
 
+# ---------------------------------------------------------------------------- share card
+
+
+def test_the_share_card_as_markdown(referee: Runner) -> None:
+    money_night(referee)
+    assert referee("night", "--format", "md").out == (
+        f"""\
+# Night friday (open)
+
+started {DAY} 21:04 (local time)
+Players: Ann, Bob, Cy, Dee
+
+## Games
+
+| # | session | game | result | stakes |
+|---|---|---|---|---|
+| 1 | g1 | highroll | Ann won | stake 2, 0.50 a loss, loser buys |
+| 2 | g2 | highroll | playing | stake 1 |
+
+## Nets over 1 finished game
+
+| player | net |
+|---|---:|
+| Ann | +5.50 |
+| Bob | -2 |
+| Cy | -3.50 |
+
+Rounds owed: Cy 1.
+"""
+    )
+
+
+def test_the_share_card_as_a_page_escapes_every_name(referee: Runner, tmp_path: Path) -> None:
+    hostile = "<i>Ann</i>"
+    assert referee("night", "start", "friday", hostile).code == 0
+    new(referee, "g1", [hostile, "Bob"], "stake=1")
+    win(referee, hostile, [hostile, "Bob"])
+    assert referee("night", "settle").code == 0
+    target = tmp_path / "friday.html"
+    assert referee("night", "-f", "html", "-o", str(target)).out == f"exported to {target}\n"
+    page = target.read_text()
+    assert page.startswith("<!doctype html>") and "<i>" not in page
+    assert "<li>Bob pays &lt;i&gt;Ann&lt;/i&gt; 1</li>" in page
+    again = referee("night", "-f", "html", "-o", str(target))
+    assert again.code == 3 and "add --force" in again.err
+    assert referee("night", "-f", "html", "-o", str(target), "--force").code == 0
+    md = referee("night", "-f", "md").out
+    assert "\\<i\\>Ann\\</i\\>" in md and "<i>" not in md
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["-f", "pdf"], "--format takes md or html, not 'pdf'", id="pdf"),
+        pytest.param(["-f", "md", "--json"], "--json and --format are two answers", id="two"),
+        pytest.param(["-o", "x.md"], "-o and --force go with --format", id="o-alone"),
+    ],
+)
+def test_the_share_card_refusals(referee: Runner, args: list[str], said: str) -> None:
+    assert referee("night", "start", "friday").code == 0
+    result = referee("night", *args)
+    assert result.code == 2 and said in result.err
+
+
 # ---------------------------------------------------------------------------- bad files
 
 

@@ -8,6 +8,7 @@ are `night.ledger`'s; this module reads the arguments and says the result in 40 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -15,10 +16,9 @@ import typer
 from referee import storage
 from referee.cli import output
 from referee.cli.common import JsonOpt, workspace
-from referee.errors import RuleViolation, StorageError, quote
-from referee.games.money import Payout, Stakes, show
+from referee.errors import RuleViolation, StorageError, UsageError, quote
+from referee.games.money import Stakes
 from referee.night import (
-    GameLine,
     Ledger,
     Night,
     Settlement,
@@ -32,6 +32,7 @@ from referee.night import (
     with_drink,
     with_players,
 )
+from referee.render.night import count, night_lines, settle_lines
 
 app = typer.Typer(
     help="A night's games and money.\n\n"
@@ -56,11 +57,41 @@ ForceOpt = Annotated[
 ]
 
 
+FORMATS = ("md", "html")
+
+
 @app.callback(invoke_without_command=True)
-def night(ctx: typer.Context, json_out: JsonOpt = False, name: NightOpt = None) -> None:
+def night(
+    ctx: typer.Context,
+    json_out: JsonOpt = False,
+    name: NightOpt = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="md or html: the night's share card.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="Write it to FILE.", show_default=False
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
     """The night: its games, stakes, nets and rounds owed."""
     if ctx.invoked_subcommand is not None:
         return
+    if format is not None and format not in FORMATS:
+        raise UsageError(f"--format takes md or html, not {quote(format)}")
+    if format is not None and json_out:
+        raise UsageError("--json and --format are two answers: give one")
+    if (out is not None or force) and format is None:
+        raise UsageError("-o and --force go with --format md or html")
     space = workspace(ctx)
     home = space.home
     loaded: storage.LoadedNight | None
@@ -81,7 +112,30 @@ def night(ctx: typer.Context, json_out: JsonOpt = False, name: NightOpt = None) 
     if json_out:
         output.print_json(night_doc(loaded.night, found))
         return
+    if format is not None:
+        _share(loaded.night, found, format, out, force)
+        return
     output.print_wrapped("\n".join(night_lines(loaded.night, found, output.width())))
+
+
+def _share(night: Night, found: Ledger, format: str, out: Path | None, force: bool) -> None:
+    """The night's share card: to FILE (written whole, never over a file without --force), or
+    to stdout (`-o -` too)."""
+    import sys
+
+    from referee.render import night as cards
+
+    card = cards.night_card(night, found)
+    text = cards.markdown(card) if format == "md" else cards.page(card)
+    if out is None or str(out) == storage.STDOUT:
+        if sys.stdout.isatty():  # never a raw control character on a terminal
+            from referee.text import printable
+
+            text = printable(text, keep_newlines=True)
+        sys.stdout.write(text)
+        return
+    storage.write_new(out, text.encode("utf-8"), force=force)
+    output.print_text(f"exported to {out}")
 
 
 @app.command()
@@ -166,7 +220,7 @@ def end(ctx: typer.Context, force: ForceOpt = False) -> None:
         return replace(night, status=Status.ENDED, closed=storage.now()), found
 
     night, found = storage.change_open_night(space.home, change)
-    said = f"ended night {night.name}: {_count(len(night.games), 'game')}"
+    said = f"ended night {night.name}: {count(len(night.games), 'game')}"
     if any(found.nets.values()):
         said += "; its money is not settled"
     output.print_wrapped(said)
@@ -195,7 +249,7 @@ def drink(
     if found.lost.get(who, 0) < found.bought.get(who, 0):
         said = f"{who} bought a round, owing none: it counts against {who}'s next"
     elif owed:
-        said = f"{who} bought a round: {_count(owed, 'more round')} owed"
+        said = f"{who} bought a round: {count(owed, 'more round')} owed"
     else:
         said = f"{who} bought a round: none owed now"
     output.print_wrapped(said)
@@ -218,7 +272,7 @@ def _stopping(
     if not stopping or force:
         return tuple(g.member.id for g in stopping)
     first = stopping[0]
-    more = f" (and {_count(len(stopping) - 1, 'more game')})" if len(stopping) > 1 else ""
+    more = f" (and {count(len(stopping) - 1, 'more game')})" if len(stopping) > 1 else ""
     which = f"game {first.number}, {quote(first.file)}"
     verb = "be settled" if doing == "settled" else "end"
     if not first.is_readable:
@@ -235,127 +289,6 @@ def _stopping(
         f"night {quote(night.name)} cannot {verb}: {which}, {state}{more}; finish it,"
         " or --force leaves it out"
     )
-
-
-# ---------------------------------------------------------------------------- screens
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
-
-
-def signed(cents: int) -> str:
-    """A net as the night says it: `+3.50`, `-2`, `0`."""
-    return f"+{show(cents)}" if cents > 0 else show(cents)
-
-
-def stakes_text(stakes: Stakes) -> str:
-    """A game's stakes in a few words: `stake 2, 0.50 a loss, split 70/30, loser buys` (the pot
-    goes to the winner unless a split is said)."""
-    parts = []
-    if stakes.stake:
-        parts.append(f"stake {show(stakes.stake)}")
-    if stakes.loss_value:
-        parts.append(f"{show(stakes.loss_value)} a loss")
-    if stakes.payout is Payout.PER_POINT:
-        parts.append(f"{show(stakes.point_value)} a point")
-    elif stakes.has_money and stakes.payout is Payout.PLACES:  # else the winner takes it
-        parts.append("split " + "/".join(str(p) for p in stakes.split))
-    if stakes.loser_buys:
-        parts.append("loser buys")
-    return ", ".join(parts) or "no money"
-
-
-def status_text(line: GameLine) -> str:
-    """Where a game of the night stands, in a few words."""
-    won = " and ".join(line.winners)
-    said = {
-        "playing": "playing",
-        "provisional": f"{won} leads, to settle" if won else "to settle",
-        "finished": f"{won} won" if won else "finished",
-        "missing": "missing",
-        "unreadable": "unreadable",
-    }[line.status]
-    return said + (", left out" if line.left_out else "")
-
-
-def night_lines(night: Night, found: Ledger, width: int) -> list[str]:
-    """The night at 40 columns: its state, games, nets, rounds owed and, once settled, who
-    paid whom."""
-    from referee.history import local_time
-
-    when = local_time(night.created)
-    head = f"NIGHT {night.name}"
-    state = night.status.value
-    lines = [head + " " * max(1, min(width, 40) - len(head) - len(state)) + state]
-    closed = local_time(night.closed)
-    if closed[:10] == when[:10]:
-        closed = closed[11:]  # the same day: its time
-    lines.append(f"started {when}" + (f", closed {closed}" if night.closed else ""))
-    if night.players:
-        lines.append(f"players: {', '.join(found.players)}")
-    if not found.games:
-        lines.append("no games yet: referee new GAME PLAYER...")
-    for line in found.games:
-        lines.append(f"{line.number}. {line.file} ({line.member.game}): {status_text(line)}")
-        if line.money is not None:
-            lines.append(f"   {stakes_text(line.money.purse.stakes)}")
-        elif line.is_readable:
-            lines.append("   no money")
-    if night.settled is not None:
-        lines += _settled_lines(night.settled)
-    elif any(g.has_money for g in found.games):
-        lines.append(f"nets over {_count(found.counted, 'finished game')}:")
-        lines += _net_lines(found.players, found.nets)
-    owed = [(n, found.rounds_owed(n)) for n in found.players if found.rounds_owed(n)]
-    if owed:
-        lines.append("rounds owed: " + ", ".join(f"{n} {k}" for n, k in owed))
-    bought = [(n, found.bought[n]) for n in found.players if found.bought.get(n)]
-    if bought:
-        lines.append("rounds bought: " + ", ".join(f"{n} {k}" for n, k in bought))
-    return lines
-
-
-def _net_lines(players: tuple[str, ...], nets: Any) -> list[str]:
-    from referee.render.cells import ljust, width_of
-
-    shown = [n for n in players if n in nets]
-    if not shown:
-        return ["  nobody has won or lost yet"]
-    pad = min(16, max(width_of(n) for n in shown))
-    room = max(len(signed(nets[n])) for n in shown)
-    return [f"  {ljust(n, pad)} {signed(nets[n]):>{room}}" for n in shown]
-
-
-def _settled_lines(done: Settlement) -> list[str]:
-    from referee.history import local_time
-
-    lines = [f"nets as settled at {local_time(done.at, date=False)}:"]
-    lines += _net_lines(tuple(n for n, _ in done.nets), dict(done.nets))
-    lines += transfer_lines(done)
-    return lines
-
-
-def transfer_lines(done: Settlement) -> list[str]:
-    """Who pays whom, one line each (`Cy pays Ann 3.50`), and whether the count is the
-    proven fewest."""
-    if not done.transfers:
-        return ["nobody owes anybody"]
-    lines = [f"{t.payer} pays {t.payee} {show(t.cents)}" for t in done.transfers]
-    if not done.exact:
-        lines.append("over 15 balances: the greedy rule's count, maybe not the fewest")
-    return lines
-
-
-def settle_lines(night: Night, found: Ledger, done: Settlement) -> list[str]:
-    """What `night settle` says: the transfers, and the games left out."""
-    count = _count(len(done.transfers), "transfer")
-    lines = [f"settled night {night.name}: {count}"]
-    lines += transfer_lines(done)
-    out = [g for g in found.games if g.left_out]
-    if out:
-        lines.append("left out: " + ", ".join(f"{g.file} ({g.status})" for g in out))
-    return lines
 
 
 # ---------------------------------------------------------------------------- JSON

@@ -41,6 +41,7 @@ from referee.storage.codec import digest_of, document_text, parse_toml
 from referee.storage.files import read_bytes, shown
 from referee.storage.home import Home, private_folder, session_files
 from referee.storage.lock import locked
+from referee.storage.sessions import load, now
 
 POINTER = "open-night"  # in the data folder, beside `current`: the open night's name
 CRASH = "night_"  # the crash-test hook's points of a night's save: night_after_replace ...
@@ -108,8 +109,6 @@ def parse_night(path: Path, raw: bytes) -> LoadedNight:
 def save_night(path: Path, night: Night, *, new: bool = False) -> Night:
     """Write `night` whole (stamping `updated`), checked by reading it back; `new` refuses to
     write over any file of that name."""
-    from referee.storage.sessions import now
-
     night = replace(night, updated=now())
     data = document_text(night_to_doc(night)).encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
@@ -359,8 +358,6 @@ def night_games(home: Home, night: Night, cache: Cache | None = None) -> list[Pl
 
 
 def _load(path: Path, cache: Cache | None) -> Any:
-    from referee.storage.sessions import load
-
     return load(path, cache)
 
 
