@@ -283,10 +283,11 @@ def settlement(ledger: Ledger, at: str, left_out: Sequence[str] = ()) -> Settlem
     balances = {n: c for n, c in ledger.nets.items() if c}
     seat = {n: k for k, n in enumerate(ledger.players)}
     # In the roster's order, whatever order they were found in: the same night reads the same.
-    transfers = sorted(settle(balances), key=lambda t: (seat[t.payer], seat[t.payee]))
+    found = sorted(settle(balances), key=lambda t: (seat[t.payer], seat[t.payee]))
+    transfers = tuple(Transfer(t.payer, t.payee, t.cents) for t in found)
     nets = tuple((n, ledger.nets.get(n, 0)) for n in ledger.players if n in ledger.nets)
     check_settlement(nets, transfers)
-    return Settlement(at, nets, tuple(transfers), is_exact(balances), tuple(left_out))
+    return Settlement(at, nets, transfers, is_exact(balances), tuple(left_out))
 
 
 def check_settlement(nets: Sequence[tuple[str, int]], transfers: Sequence[Transfer]) -> None:
