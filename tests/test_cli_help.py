@@ -30,6 +30,9 @@ Commands:
   log       The history, with rulings.
   undo      Take back the last event.
   redo      Put back an undone event.
+  join      A newcomer sits down.
+  leave     A player leaves for good.
+  replace   Someone takes a seat over.
   sessions  List the sessions.
   use       Pick the current session.
   shell     Play a night in a prompt.

@@ -394,7 +394,8 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
     }
     assert (doc["round"], doc["contract"], doc["deal_size"], doc["dealer"]) == (1, "333", 9, "Bob")
     assert doc["players"][0] == {"name": "Ann", "total": 0, "rounds": [None] * 9,
-                                 "calls_used": 1, "calls": [None] * 9, "down": False}  # fmt: skip
+                                 "calls_used": 1, "calls": [None] * 9, "down": False,
+                                 "joined": None, "left": None}  # fmt: skip
     assert doc["table"][2] == {"number": 3, "owner": "Cy", "kind": "three",
                                "cards": ["9S", "9H", "JK"]}  # fmt: skip
     shown = referee("show").out
@@ -883,9 +884,11 @@ def test_fix_is_open_once_a_round_is_closed_in_every_phase() -> None:
     state = game()
     assert "fix" not in kg.legal_actions(state)
     state = close_round(state)
-    assert kg.legal_actions(state) == ("call", "down", "tack", "stockout", "out", "fix")
+    assert kg.legal_actions(state) == (
+        "call", "down", "tack", "stockout", "out", "fix", "join", "leave", "replace"
+    )  # fmt: skip
     state = play(f"Ann down {contract_of(state)}; Ann out", state)
-    assert kg.legal_actions(state) == ("hand", "fix")
+    assert kg.legal_actions(state) == ("hand", "fix", "leave", "replace")
     state = play("Bob hand points 50; Cy hand points 50; Dee hand points 50", state)
     while not state.is_over:
         state = close_round(state)
@@ -1034,7 +1037,8 @@ def test_the_key_is_read_with_every_other_problem() -> None:
 def test_house_words_are_short_for_every_value() -> None:
     from referee.games.kalooki.words import HOUSE_WORDS
 
-    assert set(HOUSE_WORDS) <= {f.name for f in dataclasses.fields(k.Rules)}
+    stakes = {"stake", "loss_value", "payout", "payout_split", "point_value", "loser_buys"}
+    assert set(HOUSE_WORDS) <= {f.name for f in dataclasses.fields(k.Rules)} | stakes
     for key in ("out_on_laydown",):  # every rule's words: tests/test_house.py
         word, default = HOUSE_WORDS[key], getattr(k.Rules(), key)
         for value in (True, False):

@@ -17,7 +17,7 @@ from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid
 from referee.games.liars.card import status_lines
 from referee.games.liars.words import HOUSE_WORDS, words
-from test_liars import PERUDO, SEED, dice, play, table
+from test_liars import PERUDO, SEED, dice, own, play, table
 
 ONCE = ld.ExactCallLimit.ONCE_PER_GAME
 LIMIT: dict[str, Any] = {"exact_call_limit": ONCE}
@@ -102,16 +102,16 @@ def test_calza_house_rules(
 def test_exact_is_offered_only_while_someone_may_calza() -> None:
     state = play(f"{LAST_TWO}; Ann bid 1x2; Bob exact 1; Bob bid 1x6", table(
         "Ann Bob Cy", PERUDO, dice_per_player=2, **BOTH))  # fmt: skip
-    assert ld.legal_actions(state) == ("bid", "call")  # Ann has lost no die
+    assert own(state) == ("bid", "call")  # Ann has lost no die
     said = " ".join(line.plain for line in status_lines(state))
     assert "exact" not in said
     state = play("Ann bid 2x6", state)  # Bob has called exact once
-    assert ld.legal_actions(state) == ("bid", "call")
+    assert own(state) == ("bid", "call")
     open_ = play(f"{LAST_TWO}; Ann bid 1x2", table("Ann Bob Cy", PERUDO, dice_per_player=2, **BOTH))
-    assert ld.legal_actions(open_) == ("bid", "call", "exact")  # Bob has lost one, never called
+    assert own(open_) == ("bid", "call", "exact")  # Bob has lost one, never called
     turn_only = table("Ann Bob Cy", PERUDO, exact_call_by=ld.CallBy.TURN, **AFTER)
-    assert ld.legal_actions(play("Ann bid 5x3", turn_only)) == ("bid", "call")
-    assert ld.legal_actions(play(f"{REGAINED}; Ann bid 4x2", turn_only)) == (
+    assert own(play("Ann bid 5x3", turn_only)) == ("bid", "call")
+    assert own(play(f"{REGAINED}; Ann bid 4x2", turn_only)) == (
         "bid",
         "call",
         "exact",

@@ -29,8 +29,9 @@ from referee.games.mia.values import (
     ladder,
 )
 from referee.games.mia.words import words
+from referee.games.roster import Join, Joined, Leave, Replace
 from referee.notation.dice import ALL_ROLLS
-from referee.session import states
+from referee.session import money, states
 from test_machines import SETTINGS, SessionMachine
 
 DEFAULT = mia.Rules.from_table(storage.load_ruleset("mia"), "mia")
@@ -353,14 +354,16 @@ def test_the_last_player_with_lives_wins_and_nothing_follows() -> None:
 @pytest.mark.parametrize(
     ("script", "actions"),
     [
-        pytest.param("", ("announce",), id="open"),
+        pytest.param("", ("announce", "join"), id="open"),
         pytest.param("Ann 54", ("believe", "lift", "announce"), id="answer"),
         pytest.param("Ann 54; Bob believe", ("announce",), id="believed"),
         pytest.param("Ann mia", ("lift", "giveup"), id="facing-mia"),
+        pytest.param("Ann 54; Bob lift 43", ("announce", "join"), id="between-rounds"),
     ],
 )
 def test_legal_actions(script: str, actions: tuple[str, ...]) -> None:
-    assert mia.legal_actions(play(script, table())) == actions
+    """The game's own actions, a join between rounds, and leave and replace while it is on."""
+    assert mia.legal_actions(play(script, table())) == (*actions, "leave", "replace")
 
 
 @pytest.mark.parametrize(
@@ -612,6 +615,9 @@ def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> No
         "lift",
         "giveup",
         "pass",
+        "join",
+        "leave",
+        "replace",
         "odds",
     ]
     assert all(len(line) <= 40 and not line.endswith("...") for line in actions), actions
@@ -621,6 +627,8 @@ def test_every_action_has_a_whole_help_line_at_40_columns(referee: Runner) -> No
 
 
 VALUES = st.sampled_from(ALL_VALUES)
+SEATED = st.sampled_from(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"])
+NEWCOMERS = st.sampled_from(["Eve", "Fay", "Gus", "bob", "-x"])
 
 
 class MiaNight(SessionMachine):
@@ -635,6 +643,7 @@ class MiaNight(SessionMachine):
         direction=st.sampled_from(["left", "right"]),
         announced=st.sampled_from(["lift", "ends_round"]),
         passing=st.booleans(),
+        stakes=st.sampled_from([(0, 0), (2, 0.5), (0, 0.25)]),
     )
     def start(
         self,
@@ -646,11 +655,12 @@ class MiaNight(SessionMachine):
         direction: str,
         announced: str,
         passing: bool,
+        stakes: tuple[int, float],
     ) -> None:
         table = storage.load_ruleset("mia")
         table.update(lives=start_lives, doubles_order=order, equal_allowed=equal,
                      next_starter=starter, mia_announced=announced,
-                     pass_mia=passing)  # fmt: skip
+                     pass_mia=passing, stake=stakes[0], loss_value=stakes[1])  # fmt: skip
         names = ["Ann", "Bob", "Cy", "Dee"][:players]
         self.begin("mia", table, names, {"first": "Ann", "direction": direction})
 
@@ -696,6 +706,34 @@ class MiaNight(SessionMachine):
     @rule(player=st.sampled_from(["Ann", "Bob", "Cy", "Dee"]))
     def out_of_turn(self, player: str) -> None:
         self.act(mia.Lift(player, MIA))
+
+    @rule(name=NEWCOMERS, after=st.sampled_from([None, "Ann", "Bob", "Dee", "Eve"]))
+    def join(self, name: str, after: str | None) -> None:
+        self.act(Join(name, after))
+
+    @rule(player=SEATED)
+    def leave(self, player: str) -> None:
+        self.act(Leave(player))
+
+    @rule(old=SEATED, new=NEWCOMERS)
+    def replace(self, old: str, new: str) -> None:
+        self.act(Replace(old, new))
+
+    @invariant()
+    def the_money_adds_up(self) -> None:
+        """The pot is every stake paid (at the start and on joining) and every life lost;
+        a finished game's nets sum to zero."""
+        if self.started:
+            state = self.state
+            seen = [*self.history, state]  # the state before each event, and now
+            lost = sum(f.lost for s in seen for f in s.ruling if isinstance(f, mia.LostLives))
+            joined = sum(isinstance(f, Joined) for s in seen for f in s.ruling)
+            stakes = state.rules.stakes
+            stake_paid = (len(self.session.players) + joined) * stakes.stake
+            assert state.purse.pot == stake_paid + lost * stakes.loss_value
+            found = money(self.session, state)
+            if found is not None and found.result is not None:
+                assert sum(found.result.nets.values()) == 0
 
     @invariant()
     def lives_add_up(self) -> None:

@@ -17,6 +17,8 @@ from referee.games.mia.values import MiaValue
 from referee.games.mia.words import HOUSE_WORDS, words
 from test_mia import DEFAULT, lives, screen, table
 
+ROSTER_OPEN = ("leave", "replace")  # open all game long (RULES.md section 7)
+
 ENDS: dict[str, Any] = {"mia_announced": mia.MiaAnnounced.ENDS_ROUND}
 PASS: dict[str, Any] = {"pass_mia": True}
 
@@ -218,7 +220,8 @@ def test_passing_mia(
     assert (state.name(state.turn), state.phase, state.standing) == (facing, mia.Phase.ANSWER,
                                                                     MiaValue(2, 1))  # fmt: skip
     assert state.announcer is not None and state.name(state.announcer) == answers
-    assert mia.legal_actions(state) == actions and mia.may_pass(state) == ("pass" in actions)
+    assert mia.legal_actions(state) == (*actions, *ROSTER_OPEN)
+    assert mia.may_pass(state) == ("pass" in actions)
     assert mia.announceable(state) == () and words(state.ruling) == said
 
 
@@ -250,14 +253,18 @@ def test_a_passed_mia_is_lifted_or_given_up(
 
 def test_a_new_round_may_pass_again() -> None:
     state = play("Ann mia; Bob pass; Cy pass; Ann giveup; Cy mia", table(**PASS))
-    assert mia.legal_actions(state) == ("lift", "giveup", "pass")
+    assert mia.legal_actions(state) == ("lift", "giveup", "pass", *ROSTER_OPEN)
     state = play("Ann pass", state)
     assert state.name(state.turn) == "Bob" and mia.may_pass(state)
 
 
 def test_two_players_pass_once() -> None:
     state = play("Ann mia; Bob pass", table("Ann Bob", **PASS))
-    assert state.name(state.turn) == "Ann" and mia.legal_actions(state) == ("lift", "giveup")
+    assert state.name(state.turn) == "Ann" and mia.legal_actions(state) == (
+        "lift",
+        "giveup",
+        *ROSTER_OPEN,
+    )
     assert words(state.ruling) == (
         "Bob passes the Mia on unseen: back to Ann, who must lift or give up"
     )

@@ -769,7 +769,7 @@ def nights(draw: st.DrawFn) -> Night:
         settled = Settlement(
             draw(TIMES),
             tuple(nets.items()),
-            settle({n: c for n, c in nets.items() if c}),
+            tuple(Transfer(*t) for t in settle({n: c for n, c in nets.items() if c})),
             draw(st.booleans()),
             tuple(draw(st.lists(st.sampled_from(ids)))) if ids else (),
         )
@@ -787,13 +787,13 @@ def test_a_night_reads_back_as_itself(night: Night) -> None:
     assert night_from_doc(doc) == night
 
 
-@given(st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=18))
+@given(st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=10))
 def test_settled_transfers_settle_every_net(amounts: list[int]) -> None:
     from referee.settle import settle
 
     nets = {f"P{k}": a for k, a in enumerate(amounts)}
     nets["last"] = -sum(amounts)
-    transfers = settle({n: c for n, c in nets.items() if c})
+    transfers = tuple(Transfer(*t) for t in settle({n: c for n, c in nets.items() if c}))
     check_settlement(tuple(nets.items()), transfers)  # raises if they do not
     with pytest.raises(UsageError, match="do not settle"):
         check_settlement(tuple(nets.items()), (*transfers, Transfer("P0", "last", 1)))

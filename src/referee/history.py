@@ -171,10 +171,9 @@ def csv_text(session: Session, *, scores: bool = False) -> str:
     ident, ruleset = session_id(session), ruleset_name(session)
     for row in rows(session):
         if scores:
-            for name in (p.name for p in session.players):
-                if name in row.scores:
-                    writer.writerow([neutral(ident), neutral(session.name), row.number,
-                                     neutral(name), row.scores[name]])  # fmt: skip
+            for name in row.scores:  # whoever sat at the table then
+                writer.writerow([neutral(ident), neutral(session.name), row.number,
+                                 neutral(name), row.scores[name]])  # fmt: skip
             continue
         cells = [ident, session.name, row.number, row.time, row.game, ruleset, row.player,
                  row.action, row.detail, row.ruling]  # fmt: skip
@@ -230,8 +229,9 @@ def _md(text: str) -> str:
 md = _md  # the one Markdown escaping: a night's report (render/night.py) is escaped alike
 
 
-def markdown(session: Session, result: Outcome, card_text: str) -> str:
-    """A readable report: players, result, the card as text, the history with rulings."""
+def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[str] = ()) -> str:
+    """A readable report: players, result, the money, the card as text, the history with
+    rulings."""
     lines = [f"# {_md(session.name)} ({session.game})", ""]
     started = local_time(session.created)
     if started:
@@ -248,6 +248,8 @@ def markdown(session: Session, result: Outcome, card_text: str) -> str:
     house = phrases(session.game, session.ruleset)
     if house:
         lines.append(f"House rules: {_md(', '.join(house))}")
+    if money:
+        lines.append(f"Money: {_md('; '.join(line.strip() for line in money))}")
     lines += ["", "## Score card", "", "```text", card_text.rstrip("\n").replace("```", "'''"),
               "```", "", "## History", ""]  # fmt: skip
     if not session.events:
@@ -313,6 +315,8 @@ def sqlite_rows(
 ) -> dict[str, list[tuple[Any, ...]]]:
     """The rows one session adds to each table of the SQLite export (`after`: the state after
     each event, if known; else a replay finds them)."""
+    from referee.session import seated_players
+
     ident = summary.id
     scores = session.engine.scores(final)
     place = places(summary, every=True)
@@ -336,7 +340,9 @@ def sqlite_rows(
                 len(session.events),
             )
         ],
-        "players": [(ident, k, p.name, p.nickname) for k, p in enumerate(session.players, 1)],
+        "players": [
+            (ident, k, p.name, p.nickname) for k, p in enumerate(seated_players(session, final), 1)
+        ],
         "events": [
             (ident, r.number, r.time, r.player or None, r.action, r.detail, r.ruling)
             for r in rows(session, after)
@@ -344,7 +350,7 @@ def sqlite_rows(
         "results": results,
         "tallies": [
             (ident, name, key, value)
-            for name in summary.players
+            for name in summary.at_table
             for key, value in sorted(summary.tally.get(name, {}).items())
         ],
     }
@@ -385,6 +391,7 @@ class Summary:
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
     shared: list[int] = field(default_factory=list)  # the game's places, if some share one
     events: int = 0  # how many events it summarises
+    seated: list[str] = field(default_factory=list)  # at the table at the end, if not `players`
 
     def agrees_with(self, session: Session) -> bool:
         """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
@@ -401,6 +408,12 @@ class Summary:
             and self.players == list(players)
             and self.events == events
         )
+
+    @property
+    def at_table(self) -> list[str]:
+        """Who sat at the table at the end (newcomers in, those whose seat was taken over out):
+        whom its places, tallies and money are of."""
+        return self.seated or self.players
 
     @property
     def status(self) -> str:
@@ -474,7 +487,7 @@ class Summary:
 
 
 _SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
-_SUMMARY_LISTS = ("players", "winners", "standings")
+_SUMMARY_LISTS = ("players", "winners", "standings", "seated")
 _SUMMARY_KEPT = (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished", "provisional", "tally", "shared",
                  "events")  # fmt: skip
 _TEXT, _TABLE, _WHOLE = frozenset({str}), frozenset({dict}), frozenset({int})
@@ -509,7 +522,11 @@ def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
         from referee.session import initial
 
         result = engine.outcome(initial(session))
-    players = [p.name for p in session.players]
+    from referee.session import seated_players
+
+    named = [p.name for p in session.players]
+    # who sat at the table at the end: a newcomer counts, one whose seat was taken over not
+    players = [p.name for p in seated_players(session, after[-1] if after else None)]
     standings = [n for n in result.standings if n in players]
     # the game's shared places (`Outcome.places`, where it gives them) for the standings it
     # names; a seat it leaves out comes last
@@ -523,17 +540,39 @@ def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
         name=session.name,
         game=session.game,
         ruleset=ruleset_name(session),
-        players=players,
+        players=named,
         finished=result.finished,
         winners=list(result.winners),
         standings=standings,
         created=session.created,
         updated=session.updated,
         provisional=result.provisional,
-        tally=engine.tally(after),
+        tally=with_money(engine.tally(after), session, after[-1] if after else None),
         shared=shared,
         events=len(session.events),
+        seated=players if players != named else [],
     )
+
+
+def with_money(
+    tally: dict[str, dict[str, int]], session: Session, state: Any
+) -> dict[str, dict[str, int]]:
+    """A session's tally with each player's money once the game is over, in whole cents
+    (`MONEY_PAID`: into the pot and for a seat taken over; `MONEY_WON`: from the pot and from
+    other players), so that won - paid is his net (`referee.session.money`)."""
+    from referee.session import money
+
+    kept = money(session, state) if state is not None else None
+    if kept is None or kept.result is None or not kept.purse.stakes.has_money:
+        return tally
+    purse, result = kept.purse, kept.result
+    for name in result.nets:
+        sent = sum(t.cents for t in result.transfers if t.payer == name)
+        received = sum(t.cents for t in result.transfers if t.payee == name)
+        row = tally.setdefault(name, {})
+        row[MONEY_PAID] = purse.put_in(name) + sent
+        row[MONEY_WON] = result.takes.get(name, 0) + received
+    return tally
 
 
 def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
@@ -586,7 +625,7 @@ class Filters:
         return (
             (self.game is None or summary.game == self.game)
             and (self.ruleset is None or summary.ruleset == self.ruleset)
-            and (self.player is None or self.player in summary.players)
+            and (self.player is None or self.player in summary.at_table)
             and (self.since is None or summary.day >= self.since)
         )
 
@@ -620,7 +659,7 @@ def stats(
         game_of = per_game.get(summary.game)
         if game_of is None:
             game_of = per_game[summary.game] = {}
-        for name in summary.players:
+        for name in summary.at_table:
             row = people.get(name)
             if row is None:
                 row = people[name] = _new_person()
@@ -730,7 +769,7 @@ def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
 
 def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
     """Two players in the sessions they both sat in: games, wins, and who finished ahead."""
-    together = [s for s in picked if a in s.players and b in s.players]
+    together = [s for s in picked if a in s.at_table and b in s.at_table]
     ahead = {a: 0, b: 0}
     level = 0
     for summary in together:
@@ -758,7 +797,7 @@ def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
     for summary in picked:
         if not summary.decided:
             continue
-        kept = {n: summary.money(n) for n in summary.players}
+        kept = {n: summary.money(n) for n in summary.at_table}
         if all(v is None for v in kept.values()):
             continue
         players = {n: m for n, m in kept.items() if m is not None}
@@ -778,7 +817,7 @@ def _tallies(
 ) -> dict[str, Any]:  # fmt: skip
     played: dict[tuple[str, str], int] = {}  # sessions of each game each player was in
     for summary in picked:
-        for who in summary.players:
+        for who in summary.at_table:
             played[summary.game, who] = played.get((summary.game, who), 0) + 1
     return {
         name: {

@@ -216,7 +216,7 @@ def join(
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    """A newcomer sits down mid-game.
+    """A newcomer sits down.
 
     He pays the stake and starts as the game's rules say; allowed while nobody is out yet
     (late_join) and between challenges. Kiriki has exactly two players: no join.
@@ -243,7 +243,7 @@ def replace_player(
     new: Annotated[str, typer.Argument(metavar="NEW", help="Who takes it.")],
     session: SessionOpt = None,
 ) -> None:
-    """A newcomer takes over a seat.
+    """Someone takes a seat over.
 
     NEW takes OLD's seat and everything on it, and pays OLD what OLD had put in.
     """

@@ -116,10 +116,15 @@ def _render(loaded: storage.Loaded, format: Format) -> str:
         case Format.CSV:
             return history.csv_text(session)
         case Format.JSON:
+            from referee.cli.acting import money_doc
+
             summary = engine.summary(state) | {"session": session.name}
+            summary["money"] = money_doc(session, state)
             return history.json_document(session, storage.session_to_doc(session), summary)
         case Format.MD:
-            return history.markdown(session, engine.outcome(state), _card_text(loaded, 60))
+            return history.markdown(
+                session, engine.outcome(state), _card_text(loaded, 60), _money(session, state)
+            )
         case Format.HTML | Format.SVG:
             from referee.render import share
 
@@ -343,7 +348,7 @@ def stats(
     """
     summaries = _summaries(ctx)
     filters = _filters(summaries, game, ruleset, player, since)
-    names = [n for s in summaries for n in s.players]
+    names = [n for s in summaries for n in s.at_table]
     pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
     doc = history.stats(summaries, filters, pair)
     if json_out:
@@ -374,7 +379,7 @@ def _filters(
 
             ruleset = pick(ruleset, [(k, k) for k in known], "ruleset")
         wanted_ruleset = ruleset
-    names = [n for s in summaries for n in s.players]
+    names = [n for s in summaries for n in s.at_table]
     return history.Filters(
         game=wanted_game,
         ruleset=wanted_ruleset,
@@ -744,3 +749,15 @@ COMMANDS: dict[str, Any] = {
     "delete": delete,
     "rename": rename,
 }
+
+
+def _money(session: Session, state: Any) -> list[str]:
+    """A session's money in words, as under its card (`render.common.money_lines`)."""
+    from referee.render.common import money_lines
+    from referee.session import money, seated_players
+
+    kept = money(session, state)
+    if kept is None:
+        return []
+    seated = [p.name for p in seated_players(session, state)]
+    return [line.plain for line in money_lines(kept, seated, 200)]

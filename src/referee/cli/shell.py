@@ -24,6 +24,8 @@ from referee.cli import output
 from referee.cli.app import command_for, make_app, run
 from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError, quote
+from referee.games.actions import Actions
+from referee.games.roster import ROSTER
 from referee.text import pick
 
 BUILTINS = {
@@ -36,6 +38,9 @@ BUILTINS = {
 }
 SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
+# Every game's join, leave and replace are open all game long: a prefix names one of them only
+# when no other command starts so (`l` is lift, not leave; `r` is still redo, not replace).
+ROSTER_ACTIONS = tuple(a.name for a in Actions("roster", *ROSTER))
 HISTORY_LINES = 1000
 HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 
@@ -234,15 +239,17 @@ class Shell:
     def _command(self, word: str) -> str:
         """The command `word` names: an alias or a name exactly; else a unique prefix among
         the actions open now (`r` is roll when roll is the only open action starting with r),
-        then among the game's other commands and the shell's own. Another game is named in
-        full or by its alias (`kalooki check 5H 5D JK`), never by a prefix, and only when no
-        command of this game starts so: its commands never crowd this game's."""
+        then among the game's other commands and the shell's own, then join, leave and
+        replace. Another game is named in full or by its alias (`kalooki check 5H 5D JK`),
+        never by a prefix, and only when no command of this game starts so: its commands
+        never crowd this game's."""
         wanted = word.casefold()
         if wanted in ALIASES:
             return ALIASES[wanted]
         open_now = self.open_actions()
+        own = [a for a in open_now if a not in ROSTER_ACTIONS]
         rest = [*(a for a in self.names if a not in open_now), *BUILTINS]
-        for tier in (open_now, rest):
+        for tier in (own, rest, open_now):
             if wanted in tier or any(n.startswith(wanted) for n in tier):
                 return pick(word, [(n, n) for n in tier], "command")
         other = games.BY_NAME.get(wanted)

@@ -79,9 +79,9 @@ class Leave:
     "replace",
     Param("old", metavar="OLD", help="Who gives up his seat.", player=True, required=True),
     Param("new", metavar="NEW", help="Who takes it.", parse=_name, required=True),
-    help="""A newcomer takes over a seat.
+    help="""A seat changes hands.
 
-    NEW takes OLD's seat and everything on it, and pays OLD what OLD had put in. The seat's
+    NEW takes everything on it, and pays OLD what OLD had put in for it. The seat's
     result is NEW's from then on; OLD keeps the games he finished.
     """,
 )

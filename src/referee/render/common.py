@@ -81,7 +81,7 @@ def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
     if purse.stakes.has_money:
         paid = {name: purse.seat_paid(name) for name in names}
         amounts = set(paid.values())
-        if purse.pot and len(amounts) == 1 and purse.moved == ():
+        if purse.pot and len(amounts) == 1:
             lines.append(f"pot {show(purse.pot)} · each paid {show(amounts.pop())}")
         elif purse.pot or paid:
             said = ", ".join(f"{printable(n)} {show(a)}" for n, a in paid.items())

@@ -51,6 +51,7 @@ class ShareCard(NamedTuple):
     narrow: str  # the game's card for a phone: 40 columns, or 50 when that saves a third
     wide: str  # the game's card at 96 columns
     house: str = ""  # its house rules in words ("calza once each, ..."), "" for none
+    money: tuple[str, ...] = ()  # the pot, what each paid, who takes what (`money_lines`)
 
     @property
     def narrow_columns(self) -> int:
@@ -116,8 +117,12 @@ def share_card(session: Session, state: Any) -> ShareCard:
     """The share card of a session in the state `state` (its replay)."""
     from referee import games
     from referee.house import phrases
+    from referee.render.common import money_lines
+    from referee.session import money, seated_players
 
     engine = session.engine
+    seated = tuple(p.name for p in seated_players(session, state))
+    kept = money(session, state)
     outcome = engine.outcome(state)
     render = games.module(session.game, "render")
     card = render.card
@@ -126,13 +131,14 @@ def share_card(session: Session, state: Any) -> ShareCard:
         name=session.name,
         date=local_date(session.created),
         result=result_line(outcome, engine.turn(state)),
-        standings=standings(outcome, engine.scores(state), tuple(p.name for p in session.players)),
+        standings=standings(outcome, engine.scores(state), seated),
         narrow=phone_card(
             lambda width: card(state, session.name, width, compact=False),
             lambda width: int(render.card_lines(state, width, session.name)),
         ),
         wide=card_text(card(state, session.name, WIDE, compact=False), WIDE),
         house=", ".join(phrases(session.game, session.ruleset)),
+        money=tuple(t.plain for t in money_lines(kept, seated, NARROW)) if kept else (),
     )
 
 
@@ -163,6 +169,7 @@ h1{font-size:1.5rem;margin:0}
 .meta{color:var(--muted);margin:.1rem 0 0}
 .result{font-size:1.2rem;font-weight:600;color:var(--accent);margin:1rem 0 .5rem}
 .house{color:var(--muted);margin:0 0 .5rem;overflow-wrap:anywhere}
+.money{margin:0 0 .5rem;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;max-width:28rem}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}
 th{color:var(--muted);font-weight:600;font-size:.9rem}
@@ -191,6 +198,11 @@ def fragment(card: ShareCard) -> str:
         f'<p class="meta">{escape(card.name)} &middot; {escape(card.date)}</p></header>'
         f'<p class="result">{escape(card.result)}</p>'
         + (f'<p class="house">house rules: {escape(card.house)}</p>' if card.house else "")
+        + (
+            f'<p class="money">{"<br>".join(escape(line) for line in card.money)}</p>'
+            if card.money
+            else ""
+        )
         + '<table><thead><tr><th class="n">#</th><th>player</th><th class="n">score</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
         f'<pre class="narrow{" c50" if card.narrow_columns > NARROW else ""}">'
@@ -247,6 +259,8 @@ def picture_lines(card: ShareCard) -> list[str]:
         from referee.render.cells import wrap_words
 
         lines[-1:] = [*wrap_words(f"house rules: {card.house}", NARROW, "  "), ""]
+    if card.money:
+        lines[-1:] = [*card.money, ""]
     for s in card.standings:
         score = "" if s.score is None else str(s.score)
         lines.append(f"{s.place:>2}. {s.player:<20} {score:>8}".rstrip())

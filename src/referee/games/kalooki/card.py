@@ -5,6 +5,9 @@ A round's row names who dealt it, and each cell marks what a paper sheet marks b
 score: `*` on the 0 of who went out, a tick `'` a call made that round (`"` two, where room
 is short), `~` a hand corrected after the round closed. A void deal has its own row above the
 round dealt again: its calls are ticked there (`-`, no score), not on the round's row.
+A newcomer's column starts at the round he was first dealt (the rounds before are empty, and
+the legend says the total he sat down with); a player who left has `x` in the first round he
+was not dealt, and nothing after it.
 When the screen is narrow the row's prefix gives way first (the contract in words, then the
 cards dealt, then the contract code), never the space between two scores; when it is short,
 the rounds not yet played give way before the ones played.
@@ -19,7 +22,7 @@ from typing import NamedTuple
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from referee.games.kalooki.engine import Phase, State, VoidDeal
+from referee.games.kalooki.engine import Phase, Seat, State, VoidDeal, dealers_ahead
 from referee.render.cells import cut, ljust, rjust, width_of
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
@@ -32,6 +35,7 @@ LEGEND = {
     '"': "two calls",
     "~": "corrected",
     "-": "void deal",
+    "x": "left",
 }
 
 
@@ -69,23 +73,35 @@ def _ticks(calls: int, ticks: Ticks) -> str:
     return "'"  # too narrow for more: the calls row still counts them
 
 
+def _not_dealt(seat: Seat, number: int) -> str:
+    """The cell of a round `seat` is not dealt: `x` the first after he left, else empty."""
+    return "x" if seat.left == number else ""
+
+
 def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
     """Round `number`'s cells: each score with its marks, `.` while it is not in."""
     cells = []
     if number <= len(state.played):
         played = state.played[number - 1]
         for k, seat in enumerate(state.seats):
+            score = seat.scores[number - 1]
+            if score is None:
+                cells.append(_not_dealt(seat, number))
+                continue
             mark = "*" if seat.name == played.out else "~" if played.corrected[k] else ""
-            cells.append(mark + _ticks(played.calls[k], ticks) + str(seat.scores[number - 1]))
+            cells.append(mark + _ticks(played.calls[k], ticks) + str(score))
         return cells
     current = number == state.round and not state.is_over
     for k, seat in enumerate(state.seats):
+        if not seat.is_dealt(number):
+            cells.append(_not_dealt(seat, number))
+            continue
         if not current:
             cells.append(".")
             continue
         mark = "*" if k == state.out else ""
-        score = "." if seat.hand is None else str(seat.hand)
-        cells.append(mark + _ticks(seat.calls_hand, ticks) + score)
+        hand = "." if seat.hand is None else str(seat.hand)
+        cells.append(mark + _ticks(seat.calls_hand, ticks) + hand)
     return cells
 
 
@@ -153,8 +169,8 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     return Layout((), 0, cell, Ticks.NONE)  # narrower than any sheet: the screen cuts it
 
 
-def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str]]:
-    """The rows of the sheet, and the column heads it used."""
+def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str], str]:
+    """The rows of the sheet, the column heads it used, and the marks its cells show."""
     n = len(state.seats)
     numbers = list(range(1, state.rounds + 1))
     if played_only:
@@ -177,32 +193,33 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
     if layout.dealer:
         head += " by"  # dealt by
     rows = [_line(f"{head:<{wide}}", heads, cell, "bold")]
+    marks = ""  # what the cells show, for the legend (never a name's or a contract's letters)
     for number in numbers:
         for void in (v for v in state.voids if v.round == number):
             # a void deal shows where it was played, with the calls made in it; then the round
             if _has_calls(void):
                 cells = _void_cells(void, layout.ticks)
+                marks += "".join(cells)
                 rows.append(_line(prefix(number, True), cells, cell, "dim"))
             else:
                 rows.append(Text(prefix(number, True) + " void, dealt again", style="dim"))
         current = number == state.round and not state.is_over
         cells = _cells(state, number, layout.ticks)
+        marks += "".join(cells)
         rows.append(_line(prefix(number), cells, cell, "bold" if current else ""))
     rows.append(_line(f"{'total':<{wide}}", [str(s.total) for s in state.seats], cell, "bold"))
     label = f"calls/{state.rules.call_limit}" if wide >= 7 else "calls"
     calls = [str(s.calls_game) for s in state.seats]
     rows.append(_line(f"{label:<{wide}}", calls, cell, "dim"))
-    return rows, heads
+    return rows, heads, "".join(sorted(set(marks) & set(LEGEND)))
 
 
 def _dealers(state: State, heads: Sequence[str], width: int) -> dict[int, str]:
     """Who dealt each round, by the column heads (cut to `width`), so the two always match."""
     by = {s.name: cut(head, width) for s, head in zip(state.seats, heads, strict=True)}
     found = {n: by[p.dealer] for n, p in enumerate(state.played, start=1)}
-    if not state.is_over:  # the deal passes left, so the rounds to come have their dealers
-        for number in range(state.round, state.rounds + 1):
-            seat = (state.dealer + number - state.round) % len(state.seats)
-            found[number] = by[state.name(seat)]
+    # the deal passes left, so the rounds to come have their dealers
+    found.update({n: by[name] for n, name in dealers_ahead(state).items()})
     return found
 
 
@@ -218,12 +235,19 @@ def _line(prefix: str, cells: Sequence[str], cell: int, style: str) -> Text:
     return line
 
 
-def legend(state: State, rows: Sequence[Text], heads: Sequence[str], width: int) -> list[Text]:
-    """What the marks on the sheet mean, and the names its heads cut short."""
-    text = " ".join(r.plain for r in rows[1:-2])
-    said = [f"{mark} {meaning}" for mark, meaning in LEGEND.items() if mark in text]
+def legend(
+    state: State, rows: Sequence[Text], heads: Sequence[str], width: int, marks: str
+) -> list[Text]:
+    """What the marks on the sheet mean, who sat down later and at what total, and the
+    names its heads cut short."""
+    said = [f"{mark} {meaning}" for mark, meaning in LEGEND.items() if mark in marks]
     if state.rules.call_limit and "calls/" not in rows[-1].plain:
         said.append(f"calls of {state.rules.call_limit}")
+    said += [
+        f"{printable(s.name)} in from R{s.joined} at {s.carried}"
+        for s in state.seats
+        if s.joined is not None and s.joined > 1
+    ]
     shortened = [
         f"{short}={printable(seat.name)}"
         for short, seat in zip(heads, state.seats, strict=True)
@@ -251,7 +275,7 @@ def situation(state: State, width: int = 40) -> list[Text]:
     lines: list[Text] = []
     if state.is_over:
         winners = state.winners
-        low = min(s.total for s in state.seats)
+        low = state.low
         said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
         lines.append(Text(f"{said} with {low}", style="bold green"))
         return lines
@@ -273,7 +297,9 @@ def situation(state: State, width: int = 40) -> list[Text]:
     if down:
         lines.append(Text(f"down: {', '.join(down)}"))
     if state.phase is Phase.SCORING:
-        missing = [printable(s.name) for s in state.seats if s.hand is None]
+        missing = [
+            printable(s.name) for s in state.seats if s.hand is None and s.is_dealt(state.round)
+        ]
         out = printable(state.name(state.out)) if state.out is not None else ""
         lines.append(Text(f"{out} went out; hands to enter: {', '.join(missing)}"))
     return lines
@@ -286,8 +312,8 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
     top = header("KALOOKI", title, width)
-    rows, heads = _sheet(state, width, played_only=compact)
-    return [top, *rows, *legend(state, rows, heads, width), *situation(state, width)]
+    rows, heads, marks = _sheet(state, width, played_only=compact)
+    return [top, *rows, *legend(state, rows, heads, width, marks), *situation(state, width)]
 
 
 def card_lines(state: State, width: int, title: str = "") -> int:
@@ -302,11 +328,15 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     one who went out marked `*` (and a corrected hand `~`)."""
     n = len(state.seats)
     cells: dict[int, list[str]] = {}
-    running = [0] * n
+    running = [s.carried for s in state.seats]  # a newcomer from the total he sat down with
     for number, played in enumerate(state.played, start=1):
         row = []
         for k, seat in enumerate(state.seats):
-            running[k] += seat.scores[number - 1]
+            score = seat.scores[number - 1]
+            if score is None:
+                row.append(_not_dealt(seat, number))
+                continue
+            running[k] += score
             mark = "*" if seat.name == played.out else "~" if played.corrected[k] else ""
             row.append(mark + str(running[k]))
         cells[number] = row
@@ -325,7 +355,7 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     if not state.played:
         lines.append(Text("no round played yet", style="dim"))
     marks = " ".join(c for r in cells.values() for c in r)
-    said = [f"{mark} {LEGEND[mark]}" for mark in "*~" if mark in marks]
+    said = [f"{mark} {LEGEND[mark]}" for mark in "*~x" if mark in marks]
     if said:
         lines.append(Text(", ".join(said), style="dim"))
     if state.is_over:

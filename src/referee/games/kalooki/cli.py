@@ -231,13 +231,18 @@ def _cards(session: Session, state: kg.State) -> list[str]:
 SHELL = ShellPlugin(
     prompt=shell_prompt,
     complete={
-        "caller": lambda session, state: [s.name for s in state.seats if not s.down],
+        "caller": lambda session, state: [
+            s.name for s in state.seats if not s.down and s.is_dealt(state.round)
+        ],
         "player": _players,
         "fix.round": lambda session, state: [str(n) for n in range(1, len(state.played) + 1)],
         "hand.player": lambda session, state: [
             s.name
             for i, s in enumerate(state.seats)
-            if state.phase is kg.Phase.SCORING and s.hand is None and i != state.out
+            if state.phase is kg.Phase.SCORING
+            and s.hand is None
+            and i != state.out
+            and s.is_dealt(state.round)
         ],
         "by": _players,
         "on": lambda session, state: [str(n) for n in range(1, len(state.table) + 1)],

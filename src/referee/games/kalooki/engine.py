@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, NamedTuple, assert_never
 
 from referee.errors import NotationError, RuleViolation, UsageError
 from referee.games.actions import FIRST, Actions, New, Param, action
 from referee.games.base import (
+    Direction,
     Game,
     Outcome,
     PlayerInfo,
     Tallies,
+    next_seat,
     player_option,
     seat_of,
 )
@@ -42,6 +44,21 @@ from referee.games.kalooki.melds import (
     parse_lay_down,
     penalty,
     reachable,
+)
+from referee.games.money import Purse
+from referee.games.roster import (
+    ROSTER,
+    Join,
+    Joined,
+    LateJoin,
+    Leave,
+    Left,
+    Replace,
+    Replaced,
+    check_newcomer,
+    moved_turn,
+    refuse_join,
+    seat_after,
 )
 
 THIN_STOCK = 20  # fewer cards than this left for the stock after the last deal: a thin pack
@@ -259,8 +276,9 @@ class Fix:
     points: int | None = None
 
 
-Event = Call | Down | Tack | StockOut | Out | Hand | Fix
-ACTIONS = Actions("Kalooki", Call, Down, Tack, StockOut, Out, Hand, Fix)
+Event = Call | Down | Tack | StockOut | Out | Hand | Fix | Join | Leave | Replace
+ACTIONS = Actions("Kalooki", Call, Down, Tack, StockOut, Out, Hand, Fix, *ROSTER)
+PLAY = (Call, Down, Tack, StockOut, Out, Hand)  # what begins a deal: a newcomer waits for the next
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -352,15 +370,23 @@ class Emptied(NamedTuple):
 
 
 class GameWon(NamedTuple):
-    """After the last round: the lowest total (several on a tie)."""
+    """After the last round: the lowest total among those who played to the end (several on a
+    tie); or the one player left when everyone else has left."""
 
     players: tuple[str, ...]
     total: int
 
 
+class DealPassed(NamedTuple):
+    """The dealer of a deal not yet begun left: the next player in deals it."""
+
+    dealer: str
+    round: int
+
+
 Fact = (
     Started | Called | LaidDown | Tacked | Emptied | Reshuffled | Voided | WentOut | Scored
-    | RoundClosed | GameWon | Fixed
+    | RoundClosed | GameWon | Fixed | Joined | Left | Replaced | DealPassed
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -376,21 +402,35 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A player on the sheet: a score per round played, and this round's situation."""
+    """A player on the sheet: a score per round closed (None: a round he was not dealt, before
+    he sat down or after he left), and this round's situation."""
 
     name: str
     nickname: str | None = None
-    scores: tuple[int, ...] = ()
+    scores: tuple[int | None, ...] = ()
     calls_game: int = 0
     calls_hand: int = 0  # granted in this deal: two cards more in hand each, the sheet's ticks
     down: bool = False
     laid: int = 0  # cards laid down or tacked in this deal: that many fewer in hand
     hand: int | None = None  # this round's score, once entered
+    carried: int = 0  # a newcomer starts at the highest total so far (RULES 7)
+    joined: int | None = None  # the first round a newcomer was dealt (None: seated at `new`)
+    left: int | None = None  # once he has left: the first round he was not dealt
 
     @property
     def total(self) -> int:
-        """The running total."""
-        return sum(self.scores)
+        """The running total (a newcomer's from the total he sat down with)."""
+        return self.carried + sum(s for s in self.scores if s is not None)
+
+    @property
+    def is_in(self) -> bool:
+        """Still in the game: he has not left."""
+        return self.left is None
+
+    def is_dealt(self, round_number: int) -> bool:
+        """Whether he is (or was) dealt round `round_number`: seated by then, not left before."""
+        joined = self.joined is None or self.joined <= round_number
+        return joined and (self.left is None or round_number < self.left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +493,9 @@ class State:
     # still the turn of that lay-down, as far as the events tell (`out_on_laydown`).
     laying: int | None = None
     played: tuple[Played, ...] = ()  # the closed rounds, in order: round n is played[n - 1]
+    purse: Purse = field(default_factory=Purse)
+    begun: bool = False  # a play of this deal has been entered: a newcomer waits for the next
+    gone: tuple[str, ...] = ()  # who left, in the order they left
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -484,12 +527,28 @@ class State:
         return seat.calls_game if self.rules.call_limit_scope is CallScope.GAME else seat.calls_hand
 
     @property
+    def playing(self) -> tuple[Seat, ...]:
+        """The seats still in the game (who left is not)."""
+        return tuple(s for s in self.seats if s.is_in)
+
+    @property
+    def low(self) -> int:
+        """The lowest total of those still in the game."""
+        return min(s.total for s in self.playing)
+
+    @property
     def winners(self) -> tuple[str, ...]:
-        """The lowest total once the game is over (a tie has several)."""
+        """The lowest total once the game is over (a tie has several); who left never wins."""
         if not self.is_over:
             return ()
-        low = min(s.total for s in self.seats)
-        return tuple(s.name for s in self.seats if s.total == low)
+        return tuple(s.name for s in self.playing if s.total == self.low)
+
+    def dealt(self, name: str) -> int:
+        """The seat of `name`, who plays this round: refused if he has left it."""
+        i = self.index(name)
+        if not self.seats[i].is_dealt(self.round):
+            raise RuleViolation(f"{name} has left the game: {name} is dealt no more rounds")
+        return i
 
 
 # ---------------------------------------------------------------------------- the game
@@ -500,7 +559,10 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     seats = tuple(Seat(p.name, p.nickname) for p in players)
     dealer = [p.name for p in players].index(options.dealer)
     hands = tuple(None for _ in seats)
-    return State(rules, seats, 1, dealer, hands=hands, ruling=(Started(options.dealer),))
+    purse = Purse.start(rules.stakes, [p.name for p in players])
+    return State(
+        rules, seats, 1, dealer, hands=hands, purse=purse, ruling=(Started(options.dealer),)
+    )
 
 
 def apply(state: State, event: Event) -> State:
@@ -511,21 +573,29 @@ def apply(state: State, event: Event) -> State:
     facts: list[Fact] = []
     if state.laying is not None and not _same_turn(state, event):
         state = replace(state, laying=None)
+    if isinstance(event, PLAY):
+        state = replace(state, begun=True)
     match event:
         case Call():
             state = _call(state, event, facts)
         case Down(player=player, melds=melds):
-            state = _down(state, state.index(player), melds, facts)
+            state = _down(state, state.dealt(player), melds, facts)
         case Tack():
             state = _tack(state, event, facts)
         case StockOut():
             state = _stockout(state, facts)
         case Out(player=player, later=later):
-            state = _out(state, state.index(player), later, facts)
+            state = _out(state, state.dealt(player), later, facts)
         case Hand():
             state = _hand(state, event, facts)
         case Fix():
             state = _fix(state, event, facts)
+        case Join():
+            state = _join(state, event, facts)
+        case Leave(player=player):
+            state = _leave(state, state.index(player), facts)
+        case Replace():
+            state = _replace(state, event, facts)
         case _:
             assert_never(event)
     return replace(state, ruling=tuple(facts), events=state.events + 1)
@@ -543,7 +613,7 @@ def _same_turn(state: State, event: Event) -> bool:
     match event:
         case Down(player=player) | Tack(player=player) | Out(player=player):
             return state.index(player) == state.laying
-        case Fix():
+        case Fix() | Join() | Leave() | Replace():  # the sheet and the table, not a play
             return True
     return False
 
@@ -564,7 +634,7 @@ def _emptied(state: State, but: int) -> Seat | None:
     """A player other than `but` who has laid every card he holds between turns, if any: he goes
     out with his last discard (or lay), so nobody else can empty his hand this round."""
     for k, seat in enumerate(state.seats):
-        if k != but and _kept(state, seat) <= 0:
+        if k != but and seat.is_dealt(state.round) and _kept(state, seat) <= 0:
             return seat
     return None
 
@@ -579,7 +649,7 @@ def _call(state: State, event: Call, facts: list[Fact]) -> State:
     # A call is checked the same whether it is granted or refused: a refusal of a call the
     # caller may not make would record a call that never could have happened.
     _playing(state, "a call")
-    i = state.index(event.caller)
+    i = state.dealt(event.caller)
     seat = state.seats[i]
     if seat.down:
         raise RuleViolation(f"{seat.name} has laid down: {seat.name} may not call any more")
@@ -587,7 +657,7 @@ def _call(state: State, event: Call, facts: list[Fact]) -> State:
         scope = "this game" if state.rules.call_limit_scope is CallScope.GAME else "this round"
         raise RuleViolation(f"{seat.name} has made {state.rules.call_limit} calls {scope}: no more")
     if event.by is not None:
-        active = state.index(event.by)
+        active = state.dealt(event.by)
         if active == i:
             raise RuleViolation(
                 f"{seat.name} is the active player: nobody calls the discard they just made"
@@ -741,7 +811,7 @@ def _check_pack(state: State, more: Sequence[Card], hands: Sequence[Card] = ()) 
 
 def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     _playing(state, "a tack")
-    i = state.index(event.player)
+    i = state.dealt(event.player)
     if not state.seats[i].down:
         raise RuleViolation(
             f"{event.player} has not laid down: {event.player} lays down the contract first"
@@ -909,7 +979,7 @@ def _out(state: State, i: int, later: bool, facts: list[Fact]) -> State:
 def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
     if state.phase is not Phase.SCORING:
         raise RuleViolation("no hand is scored before someone goes out: out PLAYER first")
-    i = state.index(event.player)
+    i = state.dealt(event.player)
     seat = state.seats[i]
     if i == state.out:
         raise RuleViolation(f"{seat.name} went out: {seat.name}'s hand is empty, 0 points")
@@ -926,8 +996,9 @@ def _hand(state: State, event: Hand, facts: list[Fact]) -> State:
     state = _set_seat(state, i, hand=points)
     typed = [*state.hands]
     typed[i] = event.cards
-    state = replace(state, hands=tuple(typed))
-    if any(s.hand is None for s in state.seats):
+    # each penalty point pays `loss_value` into the pot as the hand is scored (RULES 7)
+    state = replace(state, hands=tuple(typed), purse=state.purse.lose(seat.name, points))
+    if any(s.hand is None for s in state.seats if s.is_dealt(state.round)):
         return state
     return _close_round(state, facts)
 
@@ -1011,12 +1082,14 @@ def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
     played = state.played[event.round - 1]
     if played.out == seat.name:
         raise RuleViolation(f"{seat.name} went out in round {event.round}: 0 points, no hand")
+    before = seat.scores[event.round - 1]
+    if before is None:
+        raise RuleViolation(f"{seat.name} was not dealt round {event.round}: no hand to fix")
     held = _held(state.rules, event.round, played.calls[i])
     hands = [h for k, h in enumerate(played.hands) if k != i and h is not None]
     taken = [*played.table, *(c for h in hands for c in h)]
     laid = played.laid[i] if played.down[i] else None
     points = _hand_points(state.rules, seat.name, held, laid, taken, event)
-    before = seat.scores[event.round - 1]
     if points == before:
         raise RuleViolation(
             f"{seat.name}'s round {event.round} hand is {points} already: nothing to fix"
@@ -1029,15 +1102,21 @@ def _fix(state: State, event: Fix, facts: list[Fact]) -> State:
     hands_now = list(played.hands)
     hands_now[i] = event.cards
     rounds[event.round - 1] = replace(played, corrected=corrected, hands=tuple(hands_now))
-    state = replace(state, played=tuple(rounds))
+    # a hand corrected upwards pays for the points it adds; one corrected down gets nothing
+    # back: what is in the pot stays there (RULES 7)
+    purse = state.purse.lose(seat.name, max(points - before, 0))
+    state = replace(state, played=tuple(rounds), purse=purse)
     facts.append(Fixed(event.round, seat.name, before, points, event.cards, state.seats[i].total))
     if state.is_over:
-        facts.append(GameWon(state.winners, min(s.total for s in state.seats)))
+        facts.append(GameWon(state.winners, state.low))
     return state
 
 
 def _close_round(state: State, facts: list[Fact]) -> State:
-    seats = tuple(replace(s, scores=(*s.scores, s.hand or 0)) for s in state.seats)
+    seats = tuple(
+        replace(s, scores=(*s.scores, (s.hand or 0) if s.is_dealt(state.round) else None))
+        for s in state.seats
+    )
     record = Played(
         dealer=state.name(state.dealer),
         out=state.name(state.out) if state.out is not None else "",
@@ -1051,10 +1130,10 @@ def _close_round(state: State, facts: list[Fact]) -> State:
     state = replace(state, seats=seats, played=(*state.played, record))
     if state.round >= state.rounds:
         facts.append(RoundClosed(state.round, None, None))
-        low = min(s.total for s in seats)
-        facts.append(GameWon(tuple(s.name for s in seats if s.total == low), low))
-        return replace(state, phase=Phase.OVER, table=(), out=None)
-    dealer = (state.dealer + 1) % len(seats)  # the deal passes to the left
+        state = replace(state, phase=Phase.OVER, table=(), out=None)
+        facts.append(GameWon(state.winners, state.low))
+        return state
+    dealer = _next_dealer(state, state.dealer)  # the deal passes to the left
     contract = state.rules.contract(state.round + 1).code
     facts.append(RoundClosed(state.round, state.name(dealer), contract))
     return _new_round(replace(state, round=state.round + 1), dealer)
@@ -1073,6 +1152,155 @@ def _new_round(state: State, dealer: int) -> State:
         out=None,
         hands=tuple(None for _ in seats),
         laying=None,
+        begun=False,
+    )
+
+
+def _next_dealer(state: State, after: int) -> int:
+    """Who deals after seat `after`: the next player to the left still in the game."""
+    seats = state.seats
+    return next_seat(after, len(seats), Direction.LEFT, lambda k: seats[k].is_in)
+
+
+def dealers_ahead(state: State) -> dict[int, str]:
+    """Who deals each round from this one to the last, as the deal passes (the sheet's
+    dealer for the rounds to come)."""
+    found: dict[int, str] = {}
+    if state.is_over:
+        return found
+    dealer = state.dealer
+    for number in range(state.round, state.rounds + 1):
+        found[number] = state.name(dealer)
+        dealer = _next_dealer(state, dealer)
+    return found
+
+
+# ---------------------------------------------------------------------------- the roster (RULES 7)
+
+
+def why_no_join(state: State) -> tuple[str, LateJoin | None] | None:
+    """Why nobody may sit down now (and the rule that says so), or None: he may.
+
+    A newcomer sits down before a round is dealt (no play of the deal entered yet), while
+    nobody has left (`late_join`), and while the table has a seat for him.
+    """
+    from referee.games import info  # the registry says how many play Kalooki
+
+    rule = state.rules.late_join
+    most = info("kalooki").max_players
+    if state.is_over:
+        return f"the game is over after round {state.round}", None
+    if rule is LateJoin.NEVER:
+        return "this table takes no newcomers", rule
+    if state.gone:
+        return f"{state.gone[0]} has left", rule
+    if len(state.seats) >= most:
+        return f"Kalooki is played by at most {most}, and {len(state.seats)} sit here", None
+    if state.phase is not Phase.PLAYING or state.begun:
+        return (
+            f"round {state.round} is under way: a newcomer sits down before a round is dealt",
+            None,
+        )
+    return None
+
+
+def _join(state: State, event: Join, facts: list[Fact]) -> State:
+    """A newcomer sits down after `event.after`, at the highest total so far, paying the
+    stake; he is dealt this round, and the deal passes through his seat."""
+    nicknames = [s.nickname for s in state.seats if s.nickname]
+    name = check_newcomer(state.seats, event.name, nicknames)
+    at = seat_after(state.seats, event.after)
+    refused = why_no_join(state)
+    if refused is not None:
+        raise refuse_join(name, *refused)
+    carried = max(s.total for s in state.seats)
+    seat = Seat(name, scores=(None,) * len(state.played), carried=carried, joined=state.round)
+    seats = (*state.seats[:at], seat, *state.seats[at:])
+
+    def put(row: tuple[Any, ...], value: object) -> tuple[Any, ...]:
+        return (*row[:at], value, *row[at:]) if len(row) == len(state.seats) else row
+
+    played = tuple(
+        replace(
+            p,
+            calls=put(p.calls, 0),
+            down=put(p.down, False),
+            corrected=put(p.corrected, False),
+            laid=put(p.laid, 0),
+            hands=put(p.hands, None),
+        )
+        for p in state.played
+    )
+    voids = tuple(replace(v, calls=put(v.calls, 0)) for v in state.voids)
+    purse = state.purse.join(name)
+    facts.append(Joined(name, state.seats[at - 1].name, carried, purse.put_in(name)))
+    return replace(
+        state,
+        seats=seats,
+        dealer=moved_turn(state.dealer, at),
+        hands=put(state.hands, None),
+        played=played,
+        voids=voids,
+        purse=purse,
+    )
+
+
+def _leave(state: State, i: int, facts: list[Fact]) -> State:
+    """A player leaves for good: dealt no more rounds, ranked below everyone who plays to the
+    end; his money stays in the pot. Mid-deal his hand is dead (no score for the round); once
+    someone has gone out the round is over, so his hand is entered first and counts."""
+    seat = state.seats[i]
+    name = seat.name
+    if not seat.is_in:
+        raise RuleViolation(f"{name} has left already")
+    scoring = state.phase is Phase.SCORING
+    if scoring and seat.hand is None:
+        raise RuleViolation(
+            f"{name}'s hand is not in: round {state.round} is over, so it counts;"
+            f" enter it (hand {name} ...), then {name} leaves"
+        )
+    state = _set_seat(state, i, left=state.round + 1 if scoring else state.round)
+    state = replace(
+        state,
+        gone=(*state.gone, name),
+        laying=None if state.laying == i else state.laying,
+    )
+    facts.append(Left(name))
+    if len(state.playing) == 1:  # one player left in: the game is his
+        state = replace(state, phase=Phase.OVER, table=(), out=None)
+        facts.append(GameWon(state.winners, state.low))
+        return state
+    if i == state.dealer and not state.begun:  # he would have dealt: the next one in deals
+        dealer = _next_dealer(state, i)
+        facts.append(DealPassed(state.name(dealer), state.round))
+        state = replace(state, dealer=dealer)
+    return state
+
+
+def _replace(state: State, event: Replace, facts: list[Fact]) -> State:
+    """NEW takes OLD's seat with everything on it (his total, his calls, his melds on the
+    table, his rounds on the sheet) and pays OLD what OLD had paid for it."""
+    i = state.index(event.old)
+    old = state.seats[i]
+    if not old.is_in:
+        raise RuleViolation(f"{old.name} has left: there is no seat of his to take over")
+    nicknames = [s.nickname for s in state.seats if s.nickname]
+    new = check_newcomer(state.seats, event.new, nicknames)
+
+    def renamed(name: str) -> str:
+        return new if name == old.name else name
+
+    paid = state.purse.seat_paid(old.name)
+    state = _set_seat(state, i, name=new, nickname=None)
+    facts.append(Replaced(old.name, new, paid))
+    return replace(
+        state,
+        table=tuple(replace(m, owner=renamed(m.owner)) for m in state.table),
+        played=tuple(
+            replace(p, dealer=renamed(p.dealer), out=renamed(p.out)) for p in state.played
+        ),
+        voids=tuple(replace(v, dealer=renamed(v.dealer)) for v in state.voids),
+        purse=state.purse.take_over(old.name, new),
     )
 
 
@@ -1083,21 +1311,28 @@ def legal_actions(state: State) -> tuple[str, ...]:
     """What may be entered now: the round's play, or its hands; and a closed round's `fix`,
     which `apply` takes in any phase (after the last round too)."""
     fix = ("fix",) if state.played else ()
+    join = ("join",) if why_no_join(state) is None else ()
+    roster = (*join, "leave", "replace")
     match state.phase:
         case Phase.PLAYING:
-            return ("call", "down", "tack", "stockout", "out", *fix)
+            return ("call", "down", "tack", "stockout", "out", *fix, *roster)
         case Phase.SCORING:
-            return ("hand", *fix)
+            return ("hand", *fix, *roster)
         case Phase.OVER:
             return fix
     assert_never(state.phase)
 
 
 def outcome(state: State) -> Outcome:
-    """Finished after the last round: the lowest total wins, a tie has several winners."""
-    order = sorted(state.seats, key=lambda s: s.total)
-    standings = tuple(s.name for s in order)
-    return Outcome(state.is_over, state.winners, standings)
+    """Finished after the last round (or when one player is left in): the lowest total wins,
+    a tie shares the place; who left ranks below everyone still in, the last to leave first."""
+    order = sorted(state.playing, key=lambda s: s.total)
+    standings = [s.name for s in order]
+    places = [1 + sum(1 for o in order if o.total < s.total) for s in order]
+    for name in reversed(state.gone):
+        standings.append(name)
+        places.append(len(standings))
+    return Outcome(state.is_over, state.winners, tuple(standings), places=tuple(places))
 
 
 def json_value(value: object) -> object | None:
@@ -1111,7 +1346,7 @@ def summary(state: State) -> dict[str, object]:
     """The documented `show --json` document for a Kalooki game."""
     rounds = state.rounds
     winners = state.winners
-    done = state.round if state.is_over else state.round - 1
+    done = len(state.played)
     contract = state.rules.contract(min(state.round, rounds))
     return {
         "game": "kalooki",
@@ -1128,6 +1363,8 @@ def summary(state: State) -> dict[str, object]:
                 "calls_used": state.calls_used(s),
                 "calls": [*(p.calls[k] for p in state.played), *[None] * (rounds - done)],
                 "down": s.down,
+                "joined": s.joined,
+                "left": s.left,
             }
             for k, s in enumerate(state.seats)
         ],
@@ -1188,7 +1425,7 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
     if states:
         last = states[-1]
         for seat in last.seats:
-            add(seat.name, "rounds played", len(seat.scores))
+            add(seat.name, "rounds played", sum(1 for s in seat.scores if s is not None))
             if last.is_over:
                 add(seat.name, "total", seat.total)
     return found.counts
@@ -1238,4 +1475,6 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    seats=lambda state: tuple(PlayerInfo(s.name, s.nickname) for s in state.seats),
+    purse=lambda state: state.purse,
 )

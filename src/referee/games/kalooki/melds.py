@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 from itertools import combinations, pairwise
 
 from referee.errors import NotationError, UsageError
 from referee.games.kalooki.cards import JOKER, Card, Suit, parse_cards, show
+from referee.games.money import Stakes
+from referee.games.roster import LateJoin
 from referee.ruleset import TableReader
 
 # ---------------------------------------------------------------------------- rules
@@ -68,6 +70,8 @@ class Rules:
     call_limit: int = 3
     call_limit_scope: CallScope = CallScope.GAME
     out_on_laydown: bool = True
+    stakes: Stakes = field(default_factory=Stakes)  # RULES 7: the only game that may pay per point
+    late_join: LateJoin = LateJoin.UNTIL_FIRST_OUT  # a newcomer sits down before a deal
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -88,6 +92,8 @@ class Rules:
             call_limit=r.integer("call_limit", d.call_limit, maximum=9),
             call_limit_scope=r.choice("call_limit_scope", CallScope, d.call_limit_scope),
             out_on_laydown=r.flag("out_on_laydown", d.out_on_laydown),
+            stakes=Stakes.read(r, per_point=True),
+            late_join=LateJoin.read(r),
         )
         if len(rules.deal_sizes) != len(rules.contracts):
             r.problems.append("deal_sizes and contracts must list the same number of rounds")

@@ -25,7 +25,7 @@ from referee.games.kiriki.kr import matches, signed
 from referee.notation.dice import ALL_ROLLS, Rank, chance_words
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
-from referee.session import Session
+from referee.session import Session, seated_players
 from referee.text import printable
 
 app = typer.Typer(
@@ -76,11 +76,12 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
         )
     state: kiriki.State = loaded.state
     first = kiriki.rematch_first(state)
+    players = seated_players(before, state)  # who finished it: a taker-over, not whom he replaced
     start_session(
         ctx,
         "kiriki",
-        [p.name for p in before.players],
-        nick=[f"{p.name}={p.nickname}" for p in before.players if p.nickname],
+        [p.name for p in players],
+        nick=[f"{p.name}={p.nickname}" for p in players if p.nickname],
         name=name,
         ruleset=None,
         table=before.ruleset,

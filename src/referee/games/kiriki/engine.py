@@ -10,7 +10,7 @@ the match goes to the first to the format's target who leads by two.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
@@ -24,6 +24,17 @@ from referee.games.base import (
     on_turn,
     player_option,
     seat_of,
+)
+from referee.games.money import Purse, Stakes
+from referee.games.roster import (
+    ROSTER,
+    Join,
+    Leave,
+    Left,
+    Replace,
+    Replaced,
+    check_newcomer,
+    refuse_join,
 )
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
@@ -51,6 +62,9 @@ class Rules:
     rating_k: int = 32
     rating_start: int = 1500
     rematch_first: str = "loser"  # who rolls first in a rematch: loser, winner or rolloff
+    # RULES 7: the stake each puts in, `loss_value` a round lost (a point to the other);
+    # there is no `late_join`: two play Kiriki, nobody joins
+    stakes: Stakes = field(default_factory=Stakes)
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -72,6 +86,7 @@ class Rules:
             rating_k=r.integer("rating_k", d.rating_k, minimum=1, maximum=99),
             rating_start=r.integer("rating_start", d.rating_start, minimum=0, maximum=9999),
             rematch_first=r.text("rematch_first", d.rematch_first, limit=16),
+            stakes=Stakes.read(r),
         )
         if rules.rematch_first not in REMATCH_FIRST:
             r.problems.append(
@@ -346,10 +361,14 @@ class Resign:
     player: str
 
 
-Event = RollOff | Claim | ShowKiriki | Lift | Believe | Reveal | Raise | Reroll | Roll_ | Resign
+Event = (
+    RollOff | Claim | ShowKiriki | Lift | Believe | Reveal | Raise | Reroll | Roll_ | Resign
+    | Join | Leave | Replace
+)  # fmt: skip
 ACTIONS = Actions(
-    "Kiriki", RollOff, Claim, ShowKiriki, Lift, Believe, Reveal, Raise, Reroll, Roll_, Resign
-)
+    "Kiriki", RollOff, Claim, ShowKiriki, Lift, Believe, Reveal, Raise, Reroll, Roll_, Resign,
+    *ROSTER,
+)  # fmt: skip
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -453,7 +472,7 @@ class MatchWon(NamedTuple):
 
 Fact = (
     Started | RolledOff | Claimed | Lifted | Believed | BluffHeld | Revealed | Rerolled | TookMug
-    | KirikiShown | Point | Resigned | MatchWon
+    | KirikiShown | Point | Resigned | MatchWon | Left | Replaced
 )  # fmt: skip
 
 # ---------------------------------------------------------------------------- state
@@ -498,6 +517,7 @@ class State:
     winner: int | None = None
     resigned: int | None = None
     round: int = 1
+    purse: Purse = field(default_factory=Purse)
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -552,7 +572,11 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     sides = tuple(Side(p.name, p.nickname) for p in players)
     target = rules.target(options.format)
     facts = (Started(options.format, target, options.first),)
-    base = State(rules, sides, options.format, target, options.ranked, Phase.ROLLOFF, ruling=facts)
+    purse = Purse.start(rules.stakes, [p.name for p in players])
+    base = State(
+        rules, sides, options.format, target, options.ranked, Phase.ROLLOFF, purse=purse,
+        ruling=facts,
+    )  # fmt: skip
     if options.first is None:
         return base
     return _fresh_round(base, [p.name for p in players].index(options.first))
@@ -560,12 +584,22 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
 
 def apply(state: State, event: Event) -> State:
     """The state after `event`, or `RuleViolation` naming the rule it breaks."""
+    if isinstance(event, Join):  # whenever it is asked, the answer is the same
+        raise refuse_join(event.name, "Kiriki is played by exactly two")
     if state.is_over:
         raise RuleViolation(over_words(state))
     facts: list[Fact] = []
     match event:
         case Resign(player=player):
             state = _resign(state, state.index(player), facts)
+        case Leave(player=player):  # leaving a match is resigning it (RULES 7)
+            i = state.index(player)
+            state = _resign(state, i, facts)
+            facts[0] = Left(state.name(i))
+        case Replace():
+            state = _replace(state, event, facts)
+        case Join():  # refused above: it never gets here
+            raise refuse_join(event.name, "Kiriki is played by exactly two")
         case RollOff(first=a, second=b):
             state = _rolloff(state, a, b, facts)
         case Claim(by=by, rank=rank, shown=shown):
@@ -626,6 +660,19 @@ def _resign(state: State, i: int, facts: list[Fact]) -> State:
     winner = 1 - i
     facts.append(MatchWon(state.name(winner), _winner_first(state, winner)))
     return replace(_cleared(state), phase=Phase.OVER, winner=winner, resigned=i)
+
+
+def _replace(state: State, event: Replace, facts: list[Fact]) -> State:
+    """NEW takes OLD's side of the match (his points, his turn, his claim standing) and pays
+    OLD what OLD had put in; the match's result, and its KR when ranked, are NEW's."""
+    i = state.index(event.old)
+    old = state.sides[i]
+    nicknames = [s.nickname for s in state.sides if s.nickname]
+    new = check_newcomer(state.sides, event.new, nicknames)
+    sides = list(state.sides)
+    sides[i] = replace(old, name=new, nickname=None)
+    facts.append(Replaced(old.name, new, state.purse.seat_paid(old.name)))
+    return replace(state, sides=tuple(sides), purse=state.purse.take_over(old.name, new))
 
 
 def _rolloff(state: State, a: int, b: int, facts: list[Fact]) -> State:
@@ -757,7 +804,8 @@ def _check_shown(state: State, dice: Roll) -> None:
 def _point(state: State, i: int, facts: list[Fact]) -> State:
     sides = list(state.sides)
     sides[i] = replace(sides[i], points=sides[i].points + 1)
-    state = replace(state, sides=tuple(sides))
+    # the other lost the round: it pays `loss_value` into the pot (RULES 7)
+    state = replace(state, sides=tuple(sides), purse=state.purse.lose(sides[1 - i].name))
     facts.append(Point(state.name(i), state.score))
     if is_match_won(sides[i].points, sides[1 - i].points, state.target, state.rules.win_by):
         facts.append(MatchWon(state.name(i), _winner_first(state, i)))
@@ -769,7 +817,9 @@ def _point(state: State, i: int, facts: list[Fact]) -> State:
 
 
 def legal_actions(state: State) -> tuple[str, ...]:
-    """The moves open now (resign is always open and not listed)."""
+    """The moves open now. Resign, leave (which is resigning) and replace are open all match
+    and not listed: at a Kiriki table `l` is lift and `r` is roll, never leave or replace;
+    join never is (two play Kiriki)."""
     match state.phase:
         case Phase.OVER:
             return ()
@@ -1083,4 +1133,6 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    seats=lambda state: tuple(PlayerInfo(s.name, s.nickname) for s in state.sides),
+    purse=lambda state: state.purse,
 )

@@ -5,11 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
+from referee.errors import UsageError
 from referee.games.kiriki import engine as kr
+from referee.games.money import cents
+from referee.games.money import show as money
+from referee.games.roster import Left, Replaced
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
 from referee.text import printable
+
+
+def amount(value: object) -> str:
+    """An amount as a ruleset gives it, said as money is: `1.5` is 1.50."""
+    try:
+        return money(cents(value))
+    except UsageError:
+        return str(value)[:12]
+
 
 # A house rule in a few words, for the line under the card (`referee.house`).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
@@ -19,6 +32,12 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "rating_start": lambda v: f"KR from {v}",
     "rematch_first": lambda v: f"rematch: the {v} opens",
     "formats": lambda v: "own match formats",
+    "stake": lambda v: f"stake {amount(v)}",
+    "loss_value": lambda v: f"{amount(v)} a round lost",
+    "payout": lambda v: "the pot by place" if v == "places" else "the winner takes the pot",
+    "payout_split": lambda v: f"split {'/'.join(map(str, v)) if isinstance(v, list) else v}"[:24],
+    "point_value": lambda v: f"{amount(v)} per point",
+    "loser_buys": lambda v: "the loser buys a round" if v else "nobody buys a round",
 }
 
 
@@ -81,5 +100,10 @@ def _sentence(fact: kr.Fact) -> str:
             return f"{n(player)} resigns"
         case kr.MatchWon(player=player, score=(a, b)):
             return f"{n(player)} wins the match {a}-{b}"
+        case Left(player=player):
+            return f"{n(player)} leaves: {n(player)} resigns"
+        case Replaced(old=old, new=new, paid=paid):
+            pays = f", paying him {money(paid)}" if paid else ""
+            return f"{n(new)} takes {n(old)}'s side of the match{pays}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)

@@ -3,17 +3,22 @@
 One shared bid on all the dice under all the cups; a call counts them; the loser loses a die,
 and the last player with dice wins. Every difference between the seed's game and Perudo is a
 ruleset key (wild ones, how bids move on and off ones, palifico, the exact call, who starts).
+
+Played for money (RULES.md section 7), each die lost pays `loss_value` into the pot as it goes;
+people come and go between rounds (`join`, while nobody is out), leave at any time (a bid left
+standing is void) and take over a seat still in (`replace`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import RuleViolation, UsageError, quote
+from referee.games import info
 from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
@@ -30,6 +35,21 @@ from referee.games.base import (
     seating,
 )
 from referee.games.liars.bids import Bid, Hands, count_dice, parse_count
+from referee.games.money import Purse, Stakes
+from referee.games.roster import (
+    ROSTER,
+    Join,
+    Joined,
+    LateJoin,
+    Leave,
+    Left,
+    Replace,
+    Replaced,
+    check_newcomer,
+    moved_turn,
+    refuse_join,
+    seat_after,
+)
 from referee.ruleset import TableReader
 from referee.text import pick
 
@@ -92,6 +112,8 @@ class Rules:
     exact_call_limit: ExactCallLimit = ExactCallLimit.NONE  # once_per_game: one calza each
     exact_call_after_loss: bool = False  # True: only a player who has lost a die may calza
     palifico_once: bool = False  # True: no second palifico after a die regained by calza
+    stakes: Stakes = field(default_factory=Stakes)  # the stake, a die lost, who takes the pot
+    late_join: LateJoin = LateJoin.UNTIL_FIRST_OUT
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -129,9 +151,15 @@ class Rules:
             exact_call_limit=r.choice("exact_call_limit", ExactCallLimit, d.exact_call_limit),
             exact_call_after_loss=r.flag("exact_call_after_loss", d.exact_call_after_loss),
             palifico_once=r.flag("palifico_once", d.palifico_once),
+            stakes=Stakes.read(r),
+            late_join=LateJoin.read(r),
         )
         if rules.bidding_rule is BiddingRule.PERUDO and not rules.ones_wild:
             r.problems.append("bidding_rule = perudo needs ones_wild = true")
+        if rules.stakes.point_value:
+            r.problems.append(
+                "point_value is Kalooki's (payout = per_point): a die lost pays loss_value"
+            )
         r.finish()
         return rules
 
@@ -228,8 +256,8 @@ class Call:
     exact: bool = False
 
 
-Event = BidEvent | Call
-ACTIONS = Actions("Liar's dice", BidEvent, Call)
+Event = BidEvent | Call | Join | Leave | Replace
+ACTIONS = Actions("Liar's dice", BidEvent, Call, *ROSTER)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -263,10 +291,11 @@ class Counted(NamedTuple):
 
 
 class LostDie(NamedTuple):
-    """A player loses a die (`left` remain)."""
+    """A player loses a die (`left` remain), paying `paid` into the pot (`loss_value`)."""
 
     player: str
     left: int
+    paid: int = 0
 
 
 class RegainedDie(NamedTuple):
@@ -309,6 +338,13 @@ class Won(NamedTuple):
     player: str
 
 
+class BidVoided(NamedTuple):
+    """A player left while a bid stood: the round is void, nobody loses a die."""
+
+    bidder: str
+    bid: Bid
+
+
 Fact = (
     Started
     | Bade
@@ -320,6 +356,10 @@ Fact = (
     | PalificoSpent
     | RoundStarts
     | Won
+    | Joined
+    | Left
+    | BidVoided
+    | Replaced
 )
 
 # ---------------------------------------------------------------------------- state
@@ -353,6 +393,8 @@ class State:
     palifico: bool = False
     ruling: tuple[Fact, ...] = ()
     events: int = 0
+    purse: Purse = field(default_factory=Purse)
+    gone: tuple[str, ...] = ()  # who gave up his seat (replace): his name is not a newcomer's
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -509,7 +551,8 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     """Everyone rolls their dice under their cup; `first` opens."""
     cups = tuple(Cup(p.name, p.nickname, rules.dice_per_player) for p in players)
     first = [p.name for p in players].index(options.first)
-    state = State(rules, cups, options.direction, turn=first)
+    purse = Purse.start(rules.stakes, [p.name for p in players])
+    state = State(rules, cups, options.direction, turn=first, purse=purse)
     order = tuple(state.name(i) for i in state.play_order(first))
     facts = (Started(options.first, options.direction, rules.dice_per_player, order),)
     return replace(state, ruling=facts)
@@ -524,6 +567,12 @@ def apply(state: State, event: Event) -> State:
             return _bid(state, _actor(state, by), bid)
         case Call():
             return _call(state, event)
+        case Join():
+            return _join(state, event)
+        case Leave(player=player):
+            return _leave(state, player)
+        case Replace(old=old, new=new):
+            return _replace(state, old, new)
         case _:
             assert_never(event)
 
@@ -632,9 +681,12 @@ def _call(state: State, event: Call) -> State:
         }
         starter = by_rule[state.rules.next_starter]
     palifico = False
+    purse = state.purse
     if loser is not None:
         cups[loser] = replace(cups[loser], dice=cups[loser].dice - 1, lost_a_die=True)
-        facts.append(LostDie(state.name(loser), cups[loser].dice))
+        purse = purse.lose(state.name(loser))
+        paid = purse.pot - state.purse.pot
+        facts.append(LostDie(state.name(loser), cups[loser].dice, paid))
         left_in = sum(1 for c in cups if c.dice > 0)
         rules = state.rules
         if cups[loser].dice == 0:
@@ -652,7 +704,7 @@ def _call(state: State, event: Call) -> State:
             else:
                 cups[loser] = replace(cups[loser], had_palifico=True)
                 palifico = True
-    after = replace(state, cups=tuple(cups), bid=None, bidder=None)
+    after = replace(state, cups=tuple(cups), bid=None, bidder=None, purse=purse)
     if after.is_over:
         facts.append(Won(after.winner or ""))
         return replace(after, palifico=False, ruling=tuple(facts), events=state.events + 1)
@@ -697,6 +749,110 @@ def _count(state: State, event: Call, bid: Bid) -> int:
         raise UsageError(f"every player's dice are needed: missing {', '.join(missing)}")
     wild = state.wild and bid.face != 1
     return sum(1 for dice in shown.values() for d in dice if d == bid.face or (wild and d == 1))
+
+
+# ---------------------------------------------------------------------------- who comes and goes
+
+
+class Barred(NamedTuple):
+    """Why nobody may join now, and the `late_join` value to name with it (None: not that key)."""
+
+    why: str
+    key: LateJoin | None = None
+
+
+def join_barred(state: State) -> Barred | None:
+    """Why a newcomer may not sit down now, or None (RULES 7: between rounds, while nobody is
+    out). A palifico round nobody has bid in yet is between rounds too."""
+    rules = state.rules
+    if state.is_over:
+        return Barred(f"the game is over: {state.winner} won")
+    if rules.late_join is LateJoin.NEVER:
+        return Barred("this table takes no newcomers", rules.late_join)
+    if state.out_in_order:
+        return Barred(f"{state.name(state.out_in_order[0])} is already out", rules.late_join)
+    if state.bid is not None and state.bidder is not None:
+        bidder = state.name(state.bidder)
+        return Barred(f"{bidder}'s {state.bid} stands, and newcomers sit down between rounds")
+    most = info("liars").max_players
+    if len(state.cups) >= most:
+        return Barred(f"the table is full ({most} players)")
+    return None
+
+
+def _newcomer(state: State, name: str) -> str:
+    """A newcomer's name: nobody's at the table, nor of anyone who gave up his seat here."""
+    nicknames = [c.nickname for c in state.cups if c.nickname]
+    name = check_newcomer(state.cups, name, nicknames)
+    if name.casefold() in {n.casefold() for n in state.gone}:
+        raise UsageError(f"{quote(name)} gave up a seat in this game: names must differ")
+    return name
+
+
+def _join(state: State, event: Join) -> State:
+    """A newcomer sits after `event.after` with the dice of the player with the fewest, pays
+    the stake, and plays in his seat's turn."""
+    barred = join_barred(state)
+    if barred is not None:
+        raise refuse_join(event.name, barred.why, barred.key)
+    name = _newcomer(state, event.name)
+    at = seat_after(state.cups, event.after)
+    dice = min(state.cups[i].dice for i in state.active)
+    cups = (*state.cups[:at], Cup(name, dice=dice), *state.cups[at:])
+    purse = state.purse.join(name)
+    paid = purse.pot - state.purse.pot
+    return replace(
+        state,
+        cups=cups,
+        turn=moved_turn(state.turn, at),
+        purse=purse,
+        ruling=(Joined(name, state.name(at - 1), dice, paid),),
+        events=state.events + 1,
+    )
+
+
+def _leave(state: State, player: str) -> State:
+    """`player` is out at this event, his money left in the pot. A bid left standing is void:
+    nobody loses a die, and the player on turn (the next still in, if the leaver was) opens
+    a fresh round, palifico if the void one was; the last player with dice wins."""
+    i = state.index(player)
+    if state.cups[i].dice == 0:
+        raise RuleViolation(f"{player} has no dice left: out of the game already")
+    cups = list(state.cups)
+    cups[i] = replace(cups[i], dice=0, out_at=state.events + 1)
+    after = replace(state, cups=tuple(cups), events=state.events + 1)
+    facts: list[Fact] = [Left(player)]
+    if after.is_over:
+        facts.append(Won(after.winner or ""))
+        return replace(after, bid=None, bidder=None, palifico=False, ruling=tuple(facts))
+    turn = after.next_active(i) if state.turn == i else state.turn
+    if state.bid is None or state.bidder is None:
+        return replace(after, turn=turn, ruling=tuple(facts))
+    facts.append(BidVoided(state.name(state.bidder), state.bid))
+    facts.append(RoundStarts(state.round + 1, after.name(turn), state.palifico))
+    return replace(
+        after, bid=None, bidder=None, turn=turn, round=state.round + 1, ruling=tuple(facts)
+    )
+
+
+def _replace(state: State, old: str, new: str) -> State:
+    """`new` takes `old`'s cup and everything on it (dice, palifico had, calzas, a die lost)
+    and pays `old` what he had put in; `old` is gone from the table."""
+    i = state.index(old)
+    if state.cups[i].dice == 0:
+        raise RuleViolation(f"{new} cannot take {old}'s seat: {old} is out, nothing to take over")
+    name = _newcomer(state, new)
+    paid = state.purse.seat_paid(old)
+    cups = list(state.cups)
+    cups[i] = replace(cups[i], name=name, nickname=None)
+    return replace(
+        state,
+        cups=tuple(cups),
+        purse=state.purse.take_over(old, name),
+        gone=(*state.gone, old),
+        ruling=(Replaced(old, name, paid),),
+        events=state.events + 1,
+    )
 
 
 # ---------------------------------------------------------------------------- odds
@@ -761,12 +917,16 @@ def odds(bid: Bid, unknown: int, known: Sequence[int] = (), wild: bool = False) 
 
 
 def legal_actions(state: State) -> tuple[str, ...]:
-    """Bid always; call (and exact, where the ruleset has it) once a bid stands."""
+    """Bid always; call (and exact, where the ruleset has it) once a bid stands; join between
+    rounds while the table takes newcomers; leave and replace while the game is on."""
     if state.is_over:
         return ()
     if state.bid is None:
-        return ("bid",)
-    return ("bid", "call", "exact") if has_calza(state) else ("bid", "call")
+        found: tuple[str, ...] = ("bid",)
+    else:
+        found = ("bid", "call", "exact") if has_calza(state) else ("bid", "call")
+    joins = ("join",) if join_barred(state) is None else ()
+    return (*found, *joins, "leave", "replace")
 
 
 def has_calza(state: State) -> bool:
@@ -880,4 +1040,6 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    seats=lambda state: tuple(PlayerInfo(c.name, c.nickname) for c in state.cups),
+    purse=lambda state: state.purse,
 )

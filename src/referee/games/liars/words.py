@@ -7,6 +7,8 @@ from typing import assert_never
 
 from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid, count_dice
+from referee.games.money import cents, show
+from referee.games.roster import Joined, Left, Replaced
 from referee.render.cells import width_of
 from referee.text import printable
 
@@ -28,7 +30,22 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "exact_call_limit": lambda v: "calza once each" if v == "once_per_game" else "calza any time",
     "exact_call_after_loss": lambda v: "calza after a lost die" if v else "calza with all dice",
     "palifico_once": lambda v: "palifico once each" if v else "palifico each time",
+    "stake": lambda v: f"stake {show(cents(v))}" if cents(v) else "no stake",
+    "loss_value": lambda v: f"{show(cents(v))} a die lost" if cents(v) else "no pay per die lost",
+    "payout": lambda v: "winner takes the pot" if v == "winner" else "pot split by place",
+    "payout_split": lambda v: _split(v),
+    "loser_buys": lambda v: "loser buys a round" if v else "no round owed",
+    "late_join": lambda v: "join till one is out" if v == "until_first_out" else "no late joining",
 }
+
+
+def _split(value: object) -> str:
+    """`split 70/30`, or how many places share the pot when that is too long to say."""
+    parts = [str(p) for p in value] if isinstance(value, list | tuple) else [str(value)]
+    if parts == ["100"]:
+        return "all to the first place"
+    said = "split " + "/".join(parts)
+    return said if len(said) <= 24 else f"split over {len(parts)} places"
 
 
 def words(facts: Sequence[ld.Fact]) -> str:
@@ -68,8 +85,9 @@ def _sentence(fact: ld.Fact) -> str:
                 )
             verdict = "the bid holds" if held else "the bid was false"
             return f"{n(by)} calls {n(bidder)}'s {bid.words()}: {count} counted{wild}, {verdict}"
-        case ld.LostDie(player=player, left=left):
-            return f"{n(player)} loses a die ({left} left)"
+        case ld.LostDie(player=player, left=left, paid=paid):
+            paying = f", paying {show(paid)}" if paid else ""
+            return f"{n(player)} loses a die ({left} left){paying}"
         case ld.RegainedDie(player=player, left=left):
             return f"{n(player)} regains a die ({left} now)"
         case ld.KeptDice(player=player, left=left):
@@ -83,6 +101,16 @@ def _sentence(fact: ld.Fact) -> str:
             return f"round {number}: {n(starter)} opens{special}"
         case ld.Won(player=player):
             return f"{n(player)} wins"
+        case Joined(player=player, after=after, start=start, paid=paid):
+            paying = f", paying {show(paid)}" if paid else ""
+            return f"{n(player)} joins after {n(after)} with {count_dice(start)}{paying}"
+        case Left(player=player):
+            return f"{n(player)} leaves: out"
+        case ld.BidVoided(bidder=bidder, bid=bid):
+            return f"{n(bidder)}'s {bid.words()} ({bid}) is void: nobody loses a die"
+        case Replaced(old=old, new=new, paid=paid):
+            paying = f", paying him {show(paid)}" if paid else ""
+            return f"{n(new)} takes {n(old)}'s seat{paying}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)
 

@@ -81,6 +81,10 @@ def _names(session: Session, state: mia.State) -> list[str]:
     return [n for s in state.seats if s.lives for n in (s.name, s.nickname) if n]
 
 
+def _seated(session: Session, state: mia.State) -> list[str]:
+    return [n for s in state.seats for n in (s.name, s.nickname) if n]
+
+
 SHELL = ShellPlugin(
     prompt=shell_prompt,
     complete={
@@ -89,6 +93,9 @@ SHELL = ShellPlugin(
         "announce.shown": lambda session, state: [str(v) for v in ALL_VALUES],
         "odds.value": lambda session, state: [str(state.standing)] if state.standing else [],
         "by": _names,
+        "join.after": _seated,
+        "leave.player": _names,
+        "replace.old": _names,
     },
     tools=("odds",),
 )

@@ -3,17 +3,18 @@
 The referee never sees a roll: it follows what is said (each announcement must beat the
 standing one), and what is shown when the mug is lifted. Every rule that tables vary is a
 ruleset key (`lives`, `mia_costs`, `equal_allowed`, `doubles_order`, `next_starter`,
-`direction`), and so are the house rules of section 6 (`mia_announced`, `pass_mia`).
+`direction`), and so are the house rules of section 6 (`mia_announced`, `pass_mia`), the stakes
+and who may sit down late (section 7: every life lost pays `loss_value` as it is lost).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NamedTuple, assert_never
 
-from referee.errors import RuleViolation, quote
+from referee.errors import RuleViolation, UsageError, quote
 from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction,
@@ -24,9 +25,25 @@ from referee.games.base import (
     Tallies,
     next_seat,
     on_turn,
+    seat_of,
     seating,
 )
 from referee.games.mia.values import MIA, DoublesOrder, MiaValue, ladder
+from referee.games.money import Purse, Stakes
+from referee.games.roster import (
+    ROSTER,
+    Join,
+    Joined,
+    LateJoin,
+    Leave,
+    Left,
+    Replace,
+    Replaced,
+    check_newcomer,
+    moved_turn,
+    refuse_join,
+    seat_after,
+)
 from referee.ruleset import TableReader
 
 MAX_LIVES = 20  # per player, in any ruleset: a night, not a season
@@ -61,6 +78,8 @@ class Rules:
     direction: Direction = Direction.LEFT
     mia_announced: MiaAnnounced = MiaAnnounced.LIFT  # ends_round: a Mia is shown at once
     pass_mia: bool = False  # may the player facing a Mia pass it on unseen?
+    stakes: Stakes = field(default_factory=Stakes)  # a life lost pays loss_value (RULES 7)
+    late_join: LateJoin = LateJoin.UNTIL_FIRST_OUT
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
@@ -76,7 +95,11 @@ class Rules:
             direction=r.choice("direction", Direction, d.direction),
             mia_announced=r.choice("mia_announced", MiaAnnounced, d.mia_announced),
             pass_mia=r.flag("pass_mia", d.pass_mia),
+            stakes=Stakes.read(r),
+            late_join=LateJoin.read(r),
         )
+        if rules.stakes.point_value:
+            r.problems.append("point_value is for payout = per_point, Kalooki's only: leave it 0")
         r.finish()
         return rules
 
@@ -191,8 +214,8 @@ class Pass:
     by: str
 
 
-Event = Announce | Believe | Lift | GiveUp | Pass
-ACTIONS = Actions("Mia", Announce, Believe, Lift, GiveUp, Pass)
+Event = Announce | Believe | Lift | GiveUp | Pass | Join | Leave | Replace
+ACTIONS = Actions("Mia", Announce, Believe, Lift, GiveUp, Pass, *ROSTER)
 
 # ---------------------------------------------------------------------------- rulings
 
@@ -281,6 +304,12 @@ class Won(NamedTuple):
     player: str
 
 
+class RoundVoid(NamedTuple):
+    """A round ended by a player leaving while a value stood: nobody loses a life."""
+
+    number: int
+
+
 Fact = (
     Started
     | Announced
@@ -293,6 +322,10 @@ Fact = (
     | WentOut
     | RoundStarts
     | Won
+    | RoundVoid
+    | Joined
+    | Left
+    | Replaced
 )
 
 # ---------------------------------------------------------------------------- state
@@ -331,6 +364,8 @@ class State:
     out: tuple[str, ...] = ()  # who went out, first out first
     out_at: tuple[int, ...] = ()  # the event each of `out` went out at (one event: one place)
     mia_from: int | None = None  # who first announced a Mia that was passed on (`pass_mia`)
+    purse: Purse = field(default_factory=Purse)  # what each has paid in: stakes, lives lost
+    gone: tuple[str, ...] = ()  # who gave his seat to a taker-over: his money here is settled
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -389,7 +424,8 @@ def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> Stat
     seats = tuple(Seat(p.name, p.nickname, rules.lives) for p in players)
     first = [p.name for p in players].index(options.first)
     facts = (Started(options.first, options.direction, rules.lives),)
-    return State(rules, seats, options.direction, turn=first, ruling=facts)
+    purse = Purse.start(rules.stakes, [p.name for p in players])
+    return State(rules, seats, options.direction, turn=first, purse=purse, ruling=facts)
 
 
 def apply(state: State, event: Event) -> State:
@@ -407,6 +443,12 @@ def apply(state: State, event: Event) -> State:
             return _give_up(state, _answerer(state, by, "give up"))
         case Pass(by=by):
             return _pass(state, _actor(state, by))
+        case Join(name=name, after=after):
+            return _join(state, name, after)
+        case Leave(player=player):
+            return _leave(state, player)
+        case Replace(old=old, new=new):
+            return _replace(state, old, new)
         case _:
             assert_never(event)
 
@@ -562,12 +604,13 @@ def _settle(
     this one event share a place), and the next round starts (or the game ends). `loser`, for
     `next_starter`, is the first of them unless said."""
     seats = list(state.seats)
-    out, out_at = state.out, state.out_at
+    out, out_at, purse = state.out, state.out_at, state.purse
     for seat, lost in losses:
         left = max(0, seats[seat].lives - lost)
-        paid = seats[seat].lives - left
+        taken = seats[seat].lives - left
         seats[seat] = replace(seats[seat], lives=left)
-        facts.append(LostLives(state.name(seat), paid, left))
+        purse = purse.lose(state.name(seat), taken)  # each life pays as it is lost
+        facts.append(LostLives(state.name(seat), taken, left))
         if left == 0:
             facts.append(WentOut(state.name(seat)))
             out, out_at = (*out, state.name(seat)), (*out_at, state.events + 1)
@@ -580,6 +623,7 @@ def _settle(
         mia_from=None,
         out=out,
         out_at=out_at,
+        purse=purse,
         events=state.events + 1,
     )
     if after.is_over:
@@ -594,11 +638,140 @@ def _settle(
     )
 
 
+# ---------------------------------------------------------------------------- who comes and goes
+# RULES.md section 7: a newcomer sits down between rounds, while nobody is out, with the lives
+# of the player still in with the fewest; a leaver is out at once (a value standing makes the
+# round void); a taker-over plays on in the seat he took, lives and all.
+
+
+def join_refusal(state: State, who: str) -> RuleViolation | None:
+    """Why `who` may not sit down now, or None: only between rounds (nobody has announced,
+    nobody has believed and rolls), and only while nobody is out (`late_join`)."""
+    late_join = state.rules.late_join
+    if late_join is LateJoin.NEVER:
+        return refuse_join(who, "this table takes nobody once it has begun", late_join)
+    if state.out:
+        return refuse_join(who, f"{state.out[0]} is already out", late_join)
+    if state.phase is Phase.ROLL:
+        why = f"{state.name(state.turn)} believed {state.standing} and rolls"
+        return refuse_join(who, f"{why}: join between rounds")
+    if state.standing is not None and state.announcer is not None:
+        why = f"{state.name(state.announcer)}'s {state.standing} stands"
+        return refuse_join(who, f"{why}: join between rounds")
+    return None
+
+
+def _newcomer(state: State, name: str) -> str:
+    """A newcomer's name: nobody's at the table (name or nickname, in any case), nor that of
+    someone who gave his seat up in this game (his money for it is settled)."""
+    nicknames = [s.nickname for s in state.seats if s.nickname]
+    name = check_newcomer(state.seats, name, nicknames)
+    if name.casefold() in {gone.casefold() for gone in state.gone}:
+        raise UsageError(f"{quote(name)} gave up his seat in this game: he cannot sit again")
+    return name
+
+
+def _join(state: State, name: str, after: str | None) -> State:
+    """`name` sits after `after` (the last seat when None) with the fewest lives of anyone
+    still in, and pays the stake; seated where the turn has not reached, he plays this round."""
+    refused = join_refusal(state, name)
+    if refused is not None:
+        raise refused
+    name = _newcomer(state, name)
+    at = seat_after(state.seats, after)
+    lives = min(state.seats[i].lives for i in state.active)
+    purse = state.purse.join(name)
+    joined = Joined(name, state.name(at - 1), lives, purse.pot - state.purse.pot)
+    return replace(
+        state,
+        seats=(*state.seats[:at], Seat(name, None, lives), *state.seats[at:]),
+        turn=moved_turn(state.turn, at),  # between rounds: no announcer, no Mia passed on
+        purse=purse,
+        ruling=(joined,),
+        events=state.events + 1,
+    )
+
+
+def _leave(state: State, player: str) -> State:
+    """`player` is out at this event, his money left in the pot. A value standing (announced,
+    or believed and being rolled over) makes the round void: nobody loses a life, and the
+    player who was to act starts a fresh round (the next still in, if that was the leaver).
+    On turn between rounds, the leaver hands the roll on; one player left wins."""
+    i = seat_of(state.seats, player)
+    if state.seats[i].lives == 0:
+        raise RuleViolation(f"{player} cannot leave: he is out already")
+    seats = list(state.seats)
+    seats[i] = replace(seats[i], lives=0)
+    after = replace(
+        state,
+        seats=tuple(seats),
+        out=(*state.out, player),
+        out_at=(*state.out_at, state.events + 1),
+        events=state.events + 1,
+    )
+    facts: list[Fact] = [Left(player)]
+    if after.is_over:
+        facts.append(Won(after.winner or ""))
+        return replace(
+            after,
+            phase=Phase.OVER,
+            standing=None,
+            announcer=None,
+            mia_from=None,
+            ruling=tuple(facts),
+        )
+    starter = state.turn if state.turn != i else after.next_active(i)
+    if state.standing is None:  # between rounds: only a leaver on turn moves it
+        if starter != state.turn:
+            facts.append(RoundStarts(state.round, after.name(starter)))
+        return replace(after, turn=starter, ruling=tuple(facts))
+    facts += [RoundVoid(state.round), RoundStarts(state.round + 1, after.name(starter))]
+    return replace(
+        after,
+        phase=Phase.OPEN,
+        turn=starter,
+        round=state.round + 1,
+        standing=None,
+        announcer=None,
+        mia_from=None,
+        ruling=tuple(facts),
+    )
+
+
+def _replace(state: State, old: str, new: str) -> State:
+    """`new` takes `old`'s seat as it stands (lives, turn, a value he said or faces) and pays
+    him what he had paid for it; `old` is no longer at the table. Refused for a player out:
+    there is nothing to take over."""
+    i = seat_of(state.seats, old)
+    if state.seats[i].lives == 0:
+        raise RuleViolation(f"{new} cannot take {old}'s seat: {old} is out, nothing to take over")
+    new = _newcomer(state, new)
+    seats = list(state.seats)
+    seats[i] = Seat(new, None, seats[i].lives)
+    return replace(
+        state,
+        seats=tuple(seats),
+        purse=state.purse.take_over(old, new),
+        gone=(*state.gone, old),
+        ruling=(Replaced(old, new, state.purse.seat_paid(old)),),
+        events=state.events + 1,
+    )
+
+
 # ---------------------------------------------------------------------------- the contract
 
 
 def legal_actions(state: State) -> tuple[str, ...]:
-    """Announce when rolling; believe (or announce over it), lift, or give up against Mia."""
+    """Announce when rolling; believe (or announce over it), lift, or give up against Mia;
+    join between rounds while nobody is out; leave and replace while the game is on."""
+    if state.phase is Phase.OVER:
+        return ()
+    joining = ("join",) if join_refusal(state, "") is None else ()
+    return (*_moves(state), *joining, "leave", "replace")
+
+
+def _moves(state: State) -> tuple[str, ...]:
+    """The game's own actions open now."""
     match state.phase:
         case Phase.OVER:
             return ()
@@ -730,4 +903,6 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    seats=lambda state: tuple(PlayerInfo(s.name, s.nickname) for s in state.seats),
+    purse=lambda state: state.purse,
 )
