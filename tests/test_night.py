@@ -938,5 +938,30 @@ def test_a_kariki_night_needs_its_settle_before_it_ends(referee: Runner) -> None
     assert sum(settled["nets"].values()) == 0 and settled["nets"]
 
 
+@pytest.mark.parametrize("game", [g.name for g in games.GAMES if g.has_sessions])
+def test_a_night_of_each_games_example_played_for_money(referee: Runner, game: str) -> None:
+    """Each bundled example, played with a stake inside a night: its money comes out in the
+    night's nets, which sum to zero and which the transfers settle."""
+    from conftest import examples_of
+
+    if games.load(game).purse is None:
+        pytest.skip(f"{game} keeps no purse yet")
+    example = examples_of(game)[0]
+    assert referee("night", "start", "friday").code == 0
+    assert referee(*example.new, "--stake", "2", "--name", "g1").code == 0
+    for line in example.commands:
+        assert referee(*line).code == 0, line
+    shown = doc(referee)
+    assert shown["games"][0]["status"] == "finished"  # type: ignore[index]
+    settled = json.loads(referee("night", "settle", "--json").out)
+    nets = settled["nets"]
+    assert nets and sum(nets.values()) == 0 and nets == shown["nets"]
+    paid = dict.fromkeys(nets, 0)
+    for t in settled["transfers"]:
+        paid[t["payer"]] -= t["cents"]
+        paid[t["payee"]] += t["cents"]
+    assert paid == nets
+
+
 def test_high_roll_is_registered(highroll: GameInfo) -> None:
     assert games.load(highroll.name).purse is not None
