@@ -4,7 +4,11 @@ registration (issue 34). Nothing of the product names it: `tests/conftest.py` re
 
 Each round every player in turn rolls two dice and says the total (`roll 9`); when all have
 rolled, the one highest total scores a point (a shared highest scores nothing). The first to
-the ruleset's `target` points wins. One module holds every role: the engine (`GAME`, its one
+the ruleset's `target` points wins. It may be played for money (RULES 7, `stake`, `loss_value`,
+`payout`, `loser_buys` by `--set`): each round the lowest total pays `loss_value` (all who
+share it), and the pot goes as `payout` says by the standings (points, most first).
+
+One module holds every role: the engine (`GAME`, its one
 action declared on its event), the card (`card`, `card_lines`), the words (`words`) and the
 commands (`app`, `new`, `SHELL`).
 """
@@ -12,7 +16,7 @@ commands (`app`, `new`, `SHELL`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,13 +39,19 @@ from referee.games.base import (
     player_option,
     seat_of,
 )
+from referee.games.money import Purse, Stakes
 from referee.render.cells import ljust
 from referee.render.common import header, wrapped_lines
 from referee.ruleset import TableReader
 from referee.storage import rulesets
 
 NAME = "highroll"
-RULESET = 'game = "highroll"\nname = "highroll"\ndescription = "High roll"\ntarget = 3\n'
+RULESET = (
+    'game = "highroll"\nname = "highroll"\ndescription = "High roll"\ntarget = 3\n'
+    # the stakes (RULES 7), each at its default: `--set` changes only a key the ruleset has
+    'stake = 0\nloss_value = 0\npayout = "winner"\npayout_split = [100]\npoint_value = 0\n'
+    "loser_buys = false\n"
+)
 # Its example, as the bundled ones are read: `new` and a whole game's lines.
 EXAMPLE_NEW = ("new", "highroll", "Ann", "Bob", "Cy")
 LINES = tuple(
@@ -89,17 +99,19 @@ def info(module: str) -> GameInfo:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The points a player needs to win."""
+    """The points a player needs to win, and the stakes."""
 
     target: int
+    stakes: Stakes = field(default_factory=Stakes)
 
     @classmethod
     def from_table(cls, table: Mapping[str, object], source: str = "ruleset") -> Rules:
         reader = TableReader(table, source)
         target = reader.integer("target", 3, minimum=1, maximum=20)
+        stakes = Stakes.read(reader)
         reader.text("game", "highroll")
         reader.finish()
-        return cls(target)
+        return cls(target, stakes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,12 +187,14 @@ class State:
     turn: int
     winner: str | None = None
     ruling: tuple[Fact, ...] = ()
+    purse: Purse = field(default_factory=Purse)
 
 
 def start(rules: Rules, players: Sequence[PlayerInfo], options: Options) -> State:
     seats = tuple(Seat(p.name, p.nickname) for p in players)
     first = seat_of(seats, options.first) if options.first else 0
-    return State(rules, seats, options.direction, first)
+    purse = Purse.start(rules.stakes, [p.name for p in players])
+    return State(rules, seats, options.direction, first, purse=purse)
 
 
 def apply(state: State, event: Event) -> State:
@@ -195,7 +209,12 @@ def apply(state: State, event: Event) -> State:
     facts: list[Fact] = [Rolled(event.by, event.total)]
     turn = next_seat(state.turn, len(seats), state.direction, lambda _: True)
     winner = None
+    purse = state.purse
     if all(s.rolled is not None for s in seats):
+        low = min(s.rolled or 0 for s in seats)
+        for seat in seats:
+            if seat.rolled == low:
+                purse = purse.lose(seat.name)
         best = max(s.rolled or 0 for s in seats)
         top = [i for i, s in enumerate(seats) if s.rolled == best]
         scorer = seats[top[0]].name if len(top) == 1 else None
@@ -206,7 +225,9 @@ def apply(state: State, event: Event) -> State:
                 winner = seats[top[0]].name
                 facts.append(Won(winner))
         seats = [replace(s, rolled=None) for s in seats]
-    return replace(state, seats=tuple(seats), turn=turn, winner=winner, ruling=tuple(facts))
+    return replace(
+        state, seats=tuple(seats), turn=turn, winner=winner, ruling=tuple(facts), purse=purse
+    )
 
 
 def turn(state: State) -> str | None:
@@ -268,6 +289,7 @@ GAME: Game[Rules, Options, State, Event] = Game(
     summary=summary,
     scores=scores,
     tally=tally,
+    purse=lambda state: state.purse,
 )
 
 # ---------------------------------------------------------------------------- the words

@@ -215,7 +215,7 @@ def test_show_json_has_the_documented_fields(referee: Runner) -> None:
     assert set(doc) == {
         "game", "session", "players", "turn", "phase", "claim", "responsible", "passers",
         "direction", "pot", "winner", "buyback_open", "bartender", "events", "final_pass",
-        "pot_to", "house_rules", "money",
+        "pot_to", "house_rules", "money", "night",
     }  # fmt: skip
     players = doc["players"]
     assert isinstance(players, list)

@@ -42,7 +42,8 @@ Commands:
   delete    Delete a session.
   rename    Rename a session.
   serve     The card, live on phones.
-{commands}  rules     Bundled and own rulesets.
+{commands}  night     A night's games and money.
+  rules     Bundled and own rulesets.
 {games}  new       Start a session.
 """
 

@@ -108,7 +108,17 @@ def test_sessions_json_lists_outcomes_newest_first(referee: Runner, home: Path) 
     rows = json.loads(referee("sessions", "--json").out)
     assert [r["name"] for r in rows[:2]] == ["friday", "night"]
     friday, night, broken = rows
-    assert set(friday) == {"name", "game", "players", "status", "winners", "updated", "path"}
+    assert set(friday) == {
+        "name",
+        "game",
+        "players",
+        "status",
+        "winners",
+        "updated",
+        "path",
+        "night",
+    }
+    assert friday["night"] is None  # started while no night was open
     assert (friday["game"], friday["status"], friday["winners"]) == ("kariki", "playing", [])
     assert friday["players"] == ["Ann", "Bob", "Cy"]
     assert (night["status"], night["winners"]) == ("finished", ["Bob"])  # settled: Dee did not

@@ -377,6 +377,7 @@ def test_the_json_document_and_the_sheet(referee: Runner) -> None:
         "session",
         "house_rules",
         "money",
+        "night",
         "round",
         "contract",
         "deal_size",

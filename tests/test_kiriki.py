@@ -475,7 +475,7 @@ def test_the_json_document(referee: Runner) -> None:
     doc: dict[str, Any] = json.loads(referee("show", "--json").out)
     assert set(doc) == {"game", "session", "format", "target", "players", "turn", "phase",
                         "claim", "shown_die", "allowed", "aces_locked", "winner", "ranked",
-                        "events", "house_rules", "money"}  # fmt: skip
+                        "events", "house_rules", "money", "night"}  # fmt: skip
     assert (doc["format"], doc["target"], doc["ranked"]) == ("bullet", 3, True)
     assert (doc["claim"], doc["shown_die"], doc["turn"]) == ("9", "Queen", "Bob")
     assert doc["allowed"] == ["lift", "believe", "roll"] and doc["players"][0]["points"] == 0

@@ -694,7 +694,8 @@ def test_the_json_document(referee: Runner) -> None:
     referee("ld", "bid", "5x3")
     doc = json.loads(referee("show", "--json").out)
     assert set(doc) == {"game", "session", "players", "turn", "bid", "round", "dice_in_play",
-                        "palifico", "winner", "events", "house_rules", "money"}  # fmt: skip
+                        "palifico", "winner", "events", "house_rules", "money",
+                        "night"}  # fmt: skip
     assert doc["bid"] == {"quantity": 5, "face": 3, "bidder": "Ann"} and doc["turn"] == "Bob"
     assert doc["players"][0] == {"name": "Ann", "dice": 6, "out": False}
 

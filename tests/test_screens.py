@@ -62,7 +62,9 @@ def test_wide_terminals_lay_the_crosses_side_by_side(
 HELPS = [
     ["--help"], ["new", "--help"], ["new", "kariki", "--help"], ["kariki", "--help"],
     ["kariki", "slash", "--help"], ["kalooki", "--help"], ["rules", "--help"], ["show", "--help"],
-    ["log", "--help"], ["sessions", "--help"], ["shell", "--help"],
+    ["log", "--help"], ["sessions", "--help"], ["shell", "--help"], ["night", "--help"],
+    ["night", "start", "--help"], ["night", "settle", "--help"], ["night", "end", "--help"],
+    ["night", "drink", "--help"],
 ]  # fmt: skip
 
 

@@ -236,6 +236,22 @@ def folder_digest() -> str | None:
     return digest.hexdigest()
 
 
+def _nights() -> list[object]:
+    """What `show --json`'s `night` may depend on: each night file as the folder lists it (its
+    name, size, time and inode: any save replaces the file, and an edit in place changes its
+    time), read without opening one."""
+    folder = os.path.join(data_folder(), "nights")
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".toml"))
+    except FileNotFoundError:
+        return []
+    found: list[object] = []
+    for name in names:
+        info = os.stat(os.path.join(folder, name), follow_symlinks=False)
+        found.append((name, info.st_size, info.st_mtime_ns, info.st_ino, info.st_mode))
+    return found
+
+
 def answer_key(argv: Sequence[str]) -> Key | None:
     """What an answer to this line is kept under, or None when it cannot be answered."""
     try:
@@ -271,6 +287,8 @@ def answer_key(argv: Sequence[str]) -> Key | None:
             digest,
             listing,
         ]
+        if line.command == "show" and line.values.get("json_out"):
+            parts.append(_nights())  # `"night"`: which night lists the session
     except (OSError, ValueError, UnicodeError):
         return None
     name = sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()

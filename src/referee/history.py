@@ -226,6 +226,9 @@ def _md(text: str) -> str:
     return escaped.replace("://", "\\://")
 
 
+md = _md  # the one Markdown escaping: a night's report (render/night.py) is escaped alike
+
+
 def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[str] = ()) -> str:
     """A readable report: players, result, the money, the card as text, the history with
     rulings."""

@@ -253,6 +253,10 @@ def show(
         doc["session"] = loaded.session.name
         doc["house_rules"] = summary(loaded.session.game, loaded.session.ruleset)
         doc["money"] = money_doc(loaded.session, loaded.state)
+        night, unreadable = storage.night_of(space.home, loaded.session.id)
+        for line in unreadable:  # on stderr: the document stays one document
+            output.warning_line(line)
+        doc["night"] = night
         output.print_json(doc)
         return
     if totals:  # a view only games kept in rounds have: their renderer offers `totals_card`

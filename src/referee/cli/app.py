@@ -278,8 +278,12 @@ def list_sessions(
     current = storage.current_ref(space.home)
     rows: list[dict[str, Any]] = []
     first_of: dict[str, str] = {}  # session id -> the first file holding it
+    nights, unreadable = storage.nights_by_session(space.home)
+    for line in unreadable:
+        output.warning_line(line)
     for path in storage.session_files(space.home):
         row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
+        row["night"] = None
         row["current"] = current in (path.stem, str(path))
         try:
             loaded = storage.load(path, space.cache)
@@ -293,6 +297,7 @@ def list_sessions(
         if original != path.stem:  # a file copied by hand: one session, counted once
             row["copy_of"] = original
         row.update(
+            night=nights.get(loaded.session.id),
             game=loaded.session.game,
             players=[p.name for p in loaded.session.players],
             status=result.status,
@@ -311,7 +316,7 @@ def list_sessions(
     if first_day is not None:
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
-        keys = ("name", "game", "players", "status", "winners", "updated", "path")
+        keys = ("name", "game", "players", "status", "winners", "updated", "path", "night")
         extra = ("copy_of",)  # only on a hand copy of another file
         output.print_json(
             [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
@@ -329,9 +334,13 @@ def list_sessions(
         won = " and ".join(r["winners"])
         status = {"playing": "playing", "provisional": f"{won} leads", "finished": f"{won} won"}
         when = history.local_time(r["updated"])
+        head = f"{mark} {r['name']}"
+        if r["night"] is not None:  # beside the name when it fits, else under it
+            said = f"night {r['night']}"
+            fits = len(head) + 2 + len(said) <= min(output.width(), 40)
+            head += f"  {said}" if fits else f"\n    {said}"
         lines.append(
-            f"{mark} {r['name']}\n    {r['game']}, {status[r['status']]}, {when}\n"
-            f"    {', '.join(r['players'])}"
+            f"{head}\n    {r['game']}, {status[r['status']]}, {when}\n    {', '.join(r['players'])}"
         )
         if "copy_of" in r:
             lines.append(f"    a copy of {r['copy_of']}: counted once")
@@ -474,6 +483,7 @@ SHARED: dict[str, Callable[..., None]] = {
 
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
+NIGHT = "night"  # in referee.cli.night: a night's games, money and rounds
 
 
 def make_app(
@@ -513,6 +523,10 @@ def make_app(
         from referee.cli.serve import serve as serve_command
 
         app.command(SERVE)(serve_command)
+    if chosen is None or NIGHT in chosen:
+        from referee.cli.night import app as night_app
+
+        app.add_typer(night_app, name=NIGHT)
     if chosen is None or "rules" in chosen:
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -598,7 +612,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
     owner = [g for g in games.GAMES if first in g.commands]
     if owner:
         return owner
-    if first in SHARED or first in HISTORY or first in ("rules", SERVE):
+    if first in SHARED or first in HISTORY or first in ("rules", SERVE, NIGHT):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -607,7 +621,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE) else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE, NIGHT) else None
     own = first and (
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )

@@ -180,14 +180,22 @@ def start_session(
     session = Session(session_name, info.name, table, people, stored)
     state = initial(session)  # the ruleset and options are checked before anything is written
     path = space.home.session_path(session_name)
-    session = storage.create(path, session, state)
-    try:
-        space.home.set_current(session_name)
-    except RefereeError:
-        storage.discard(path)  # not current, so not started: a retry must work
-        raise
+    # While a night is open the session joins it, under the nights' lock (RULES 7): an open
+    # night that cannot be read refuses the start before anything is written.
+    with storage.night_for_new(space.home) as night:
+        session = storage.create(path, session, state)
+        try:
+            space.home.set_current(session_name)
+            if night is not None:
+                night.join(session)
+        except RefereeError:
+            storage.discard(path)  # not current, or not in the night: a retry must work
+            raise
     output.print_text(f"started {session_name} ({info.name})")
     above = 1
+    if night is not None:
+        output.print_text(f"in night {night.name}")
+        above += 1
     if warning:
         above += output.warning_line(warning)
     draw_card(session, state, above=above)

@@ -114,6 +114,19 @@ def toml_text(value: object) -> str:
     return tomli_w.dumps({"v": value}).removeprefix("v = ").rstrip("\n")
 
 
+def document_text(doc: Mapping[str, Any]) -> str:
+    """A small document (a night) as TOML text, checked by parsing it back (RELIABILITY 1)."""
+    import tomli_w
+
+    try:
+        text = tomli_w.dumps(dict(doc))
+    except (TypeError, ValueError) as error:
+        raise StorageError(f"refusing to save: {str(error)[:60]}") from None
+    if _parse(text) != doc:
+        raise StorageError("refusing to save: the text would not read back the same")
+    return text
+
+
 def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
     """Parse TOML bytes, turning every failure into one clear `StorageError`."""
     import tomllib

@@ -59,8 +59,9 @@ def lock_path(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold the session's lock file (never the data file, which gets replaced).
+def locked(path: Path, timeout: float | None = None, what: str = "session") -> Iterator[None]:
+    """Hold the lock file of `path` (never the data file, which gets replaced): a session's, or
+    the nights' (`what` names it in the message when another holds it).
 
     The folder must exist: a refused command never creates folders or lock files.
     """
@@ -79,7 +80,7 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
         while not _try_lock(fd):
             if time.monotonic() >= deadline:
                 raise StorageError(
-                    f"{shown(path)}: another referee is writing this session; try again"
+                    f"{shown(path)}: another referee is writing this {what}; try again"
                 )
             time.sleep(0.01)
         yield
