@@ -74,17 +74,21 @@ def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
     has paid (`pot 8 · each paid 2`, or each one's own when they differ); once the game is
     over, who takes what, who pays whom directly, and who owes a round. `names`: who sits at
     the table now (one who gave up his seat has been paid back)."""
-    from referee.games.money import show
+    from referee.games.money import Payout, show
 
     purse, result = money.purse, money.result
     lines: list[str] = []
     if purse.stakes.has_money:
         paid = {name: purse.seat_paid(name) for name in names}
         amounts = set(paid.values())
-        if purse.pot and len(amounts) == 1:
+        if purse.stakes.payout is Payout.PER_POINT and not purse.pot:  # no pot: points pay
+            lines.append(f"{show(purse.stakes.point_value)} a point to the winner")
+        elif not any(paid.values()):
+            lines.append(f"pot {show(purse.pot)}")
+        elif len(amounts) == 1:
             lines.append(f"pot {show(purse.pot)} · each paid {show(amounts.pop())}")
-        elif purse.pot or paid:
-            said = ", ".join(f"{printable(n)} {show(a)}" for n, a in paid.items())
+        else:  # those who paid nothing yet go unsaid
+            said = ", ".join(f"{printable(n)} {show(a)}" for n, a in paid.items() if a)
             lines.append(f"pot {show(purse.pot)} · paid {said}")
     if result is not None:
         if result.takes:

@@ -17,7 +17,7 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "palifico_one_die_free_face": lambda v: "one die: face free" if v else "one die: face kept",
     "two_player_palifico": lambda v: "palifico two-handed" if v else "no palifico two-handed",
     "two_player_calza": lambda v: "calza two-handed" if v else "no calza two-handed",
-    "dice_per_player": lambda v: f"{v} dice each",
+    "dice_per_player": lambda v: "1 die each" if v == 1 else f"{v} dice each",
     "direction": lambda v: f"play goes {v}",
     "bidding_rule": lambda v: f"{v} bidding",
     "ones_wild": lambda v: "ones wild" if v else "ones not wild",

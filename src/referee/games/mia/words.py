@@ -12,7 +12,7 @@ from referee.text import printable
 
 _PAYOUTS = {"winner": "the winner takes the pot", "places": "pot split by place"}
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
-    "lives": lambda v: f"{v} lives",
+    "lives": lambda v: "1 life" if v == 1 else f"{v} lives",
     "mia_costs": lambda v: f"a true Mia costs {v}",
     "equal_allowed": lambda v: "equal values allowed" if v else "strictly higher",
     "doubles_order": lambda v: "11 highest double" if v == "reversed" else "66 highest double",
@@ -69,7 +69,7 @@ def _sentence(fact: mia.Fact) -> str:
     n = printable
     match fact:
         case mia.Started(first=first, direction=direction, lives=count):
-            return f"{count} lives each; {n(first)} rolls first; play goes {direction.value}"
+            return f"{lives(count)} each; {n(first)} rolls first; play goes {direction.value}"
         case mia.Announced(by=by, value=value):
             return f"{n(by)} announces {value}"
         case mia.Believed(by=by, announcer=announcer, value=value):
