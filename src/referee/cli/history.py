@@ -88,10 +88,14 @@ def export(
         from referee.render.share import share_card
         from referee.render.share_png import png
 
-        storage.write_new(out, png(share_card(loaded.session, loaded.state)), force=force)
+        card = share_card(loaded.session, loaded.state, _night_of(ctx, loaded))
+        storage.write_new(out, png(card), force=force)
         output.print_text(f"exported to {out}")
         return
-    text = history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format)
+    night = _night_of(ctx, loaded) if format in (Format.HTML, Format.SVG) else ""
+    text = (
+        history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format, night)
+    )
     if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
@@ -109,7 +113,13 @@ def output_safe(text: str, format: Format) -> str:
     return printable(text.replace("\r\n", "\n"), keep_newlines=True)
 
 
-def _render(loaded: storage.Loaded, format: Format) -> str:
+def _night_of(ctx: typer.Context, loaded: storage.Loaded) -> str:
+    """The night a session was part of, for its share card ("" for none)."""
+    found, _ = storage.night_of(workspace(ctx).home, loaded.session.id)
+    return found or ""
+
+
+def _render(loaded: storage.Loaded, format: Format, night: str = "") -> str:
     session, state = loaded.session, loaded.state
     engine = session.engine
     match format:
@@ -128,7 +138,7 @@ def _render(loaded: storage.Loaded, format: Format) -> str:
         case Format.HTML | Format.SVG:
             from referee.render import share
 
-            card = share.share_card(session, state)
+            card = share.share_card(session, state, night)
             return share.svg(card) if format is Format.SVG else share.page(card)
     raise AssertionError(format)  # pragma: no cover - sqlite and png are written elsewhere
 

@@ -52,6 +52,7 @@ class ShareCard(NamedTuple):
     wide: str  # the game's card at 96 columns
     house: str = ""  # its house rules in words ("calza once each, ..."), "" for none
     money: tuple[str, ...] = ()  # the pot, what each paid, who takes what (`money_lines`)
+    night: str = ""  # the night it was part of (`referee night`), "" for none
 
     @property
     def narrow_columns(self) -> int:
@@ -113,8 +114,8 @@ def card_text(render_card: RenderableType, width: int) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
-def share_card(session: Session, state: Any) -> ShareCard:
-    """The share card of a session in the state `state` (its replay)."""
+def share_card(session: Session, state: Any, night: str = "") -> ShareCard:
+    """The share card of a session in the state `state` (its replay), part of `night`."""
     from referee import games
     from referee.house import phrases
     from referee.render.common import money_lines
@@ -139,6 +140,7 @@ def share_card(session: Session, state: Any) -> ShareCard:
         wide=card_text(card(state, session.name, WIDE, compact=False), WIDE),
         house=", ".join(phrases(session.game, session.ruleset)),
         money=tuple(t.plain for t in money_lines(kept, seated, NARROW)) if kept else (),
+        night=night,
     )
 
 
@@ -195,7 +197,9 @@ def fragment(card: ShareCard) -> str:
     )
     return (
         f'<header data-title="{escape(card.title)}"><h1>{escape(card.game)}</h1>'
-        f'<p class="meta">{escape(card.name)} &middot; {escape(card.date)}</p></header>'
+        f'<p class="meta">{escape(card.name)} &middot; {escape(card.date)}'
+        + (f" &middot; night {escape(card.night)}" if card.night else "")
+        + "</p></header>"
         f'<p class="result">{escape(card.result)}</p>'
         + (f'<p class="house">house rules: {escape(card.house)}</p>' if card.house else "")
         + (
@@ -255,6 +259,8 @@ SVG_FONT = 'ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace'
 def picture_lines(card: ShareCard) -> list[str]:
     """The lines of the SVG and PNG: heading, result, standings, then the phone card."""
     lines = [card.game.upper(), f"{card.name}, {card.date}", "", card.result, ""]
+    if card.night:
+        lines[2:2] = [f"night {card.night}"]
     if card.house:
         from referee.render.cells import wrap_words
 
