@@ -144,6 +144,15 @@ def test_per_point_each_pays_the_winners_the_difference() -> None:
     assert tied.transfers == (Transfer("Cy", "Ann", 2), Transfer("Cy", "Bob", 1))
 
 
+def test_per_point_one_ranked_lower_never_pays_less() -> None:
+    """Fay left with 327, below everyone who played on (the highest 372): she pays as 372."""
+    stakes = Stakes(point_value=5, payout=Payout.PER_POINT)
+    scores = {"Eve": 343, "Cy": 346, "Ann": 369, "Bob": 372, "Fay": 327}
+    standing = Standing(("Eve", "Cy", "Ann", "Bob", "Fay"), (1, 2, 3, 4, 5), scores)
+    paid = {t.payer: t.cents for t in result(Purse(stakes), standing).transfers}
+    assert paid == {"Cy": 15, "Ann": 130, "Bob": 145, "Fay": 145}
+
+
 def test_the_last_place_owes_a_round_when_the_loser_buys() -> None:
     stakes = Stakes(loser_buys=True)
     assert result(Purse(stakes), Standing(("A", "B", "C"), (1, 2, 3), {})).rounds == ("C",)

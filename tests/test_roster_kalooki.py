@@ -436,7 +436,7 @@ def test_per_point_each_pays_the_winners_his_total_minus_theirs() -> None:
     assert found.result.transfers == (
         Transfer("Ann", "Cy", 2900),
         Transfer("Bob", "Cy", 3300),
-        Transfer("Dee", "Cy", 500),
+        Transfer("Dee", "Cy", 3300),  # he left with 90, below all who played on: pays as Bob
     )
     assert sum(found.result.nets.values()) == 0
 

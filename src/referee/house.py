@@ -108,6 +108,8 @@ def with_sets(game_name: str, table: Mapping[str, object], sets: list[str]) -> d
             import difflib
 
             close = difflib.get_close_matches(key, known, n=1)
+            if key == "stake" and game.stake_key in known:  # Kariki's stake is its buy-in
+                close = [game.stake_key]
             hint = f" (did you mean {close[0]}?)" if close else ""
             problems.append(f"{quote(key)} is no {game.title} ruleset key{hint}")
         else:

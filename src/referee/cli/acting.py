@@ -161,6 +161,22 @@ class Seated:
         """The exact name of the player `text` names, by name or nickname."""
         return resolve_player(self.session, text, self.state)
 
+    def newcomer(self, name: str) -> str:
+        """A newcomer's name as the open night's roster spells it (`eve` is its `Eve`)."""
+        return roster_spelling(home(), name)
+
+
+def roster_spelling(home: Any, name: str) -> str:
+    """`name` as the open night's roster spells it (as typed if no night is open or the roster
+    has no such player)."""
+    from referee.night import roster_name
+
+    try:
+        night = storage.open_night(home)
+    except RefereeError:
+        return name  # a night that cannot be read: `new` and the actions say so themselves
+    return name if night is None else roster_name(night.night, name)
+
 
 def maker(action: Any, values: dict[str, Any]) -> Callable[[Session, Any], Any]:
     """What an action's typed values make: they are read now (bad notation is refused before

@@ -17,6 +17,7 @@ import typer
 from referee import games
 from referee.cli import acting, output
 from referee.cli.common import SessionOpt, act, workspace
+from referee.errors import UsageError
 from referee.games.actions import Action, Param
 
 
@@ -85,6 +86,11 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
         sets = list(values.get("sets") or ())
         if values.get("stake") is not None:  # the stake, as `--set` would set it
             from referee.games.money import cents, show
+
+            own = game.stake_key != "stake" and values.get(game.stake_key) is not None
+            if own:  # Kariki's --buy-in is its stake
+                flag = "--" + game.stake_key.replace("_", "-")
+                raise UsageError(f"--stake and {flag} both set the stake: give one of them")
 
             amount = show(cents(values["stake"], "--stake"))
             sets.append(f"{game.stake_key}={amount}")

@@ -12,6 +12,7 @@ from referee import games, storage
 from referee.cli import acting, output
 from referee.cli.acting import Workspace, actor, draw_card
 from referee.errors import RefereeError, UsageError, quote
+from referee.games.base import PlayerInfo
 from referee.session import Session, parse_players
 from referee.text import pick, printable
 
@@ -132,6 +133,14 @@ def every_session(ctx: typer.Context) -> list[storage.Loaded]:
 # ---------------------------------------------------------------------------- starting
 
 
+def as_the_night_spells(home: Any, people: tuple[PlayerInfo, ...]) -> tuple[PlayerInfo, ...]:
+    """The players as the open night's roster spells them: `ann` at the night's second game is
+    the `Ann` of its first, so stats and the night count one player (RULES 7)."""
+    from dataclasses import replace
+
+    return tuple(replace(p, name=acting.roster_spelling(home, p.name)) for p in people)
+
+
 def start_session(
     ctx: typer.Context,
     game: str,
@@ -167,7 +176,8 @@ def start_session(
         from referee.house import with_sets
 
         table = with_sets(info.name, table, sets)
-    people = parse_players(players, nick or (), info.name)
+    space = workspace(ctx)
+    people = as_the_night_spells(space.home, parse_players(players, nick or (), info.name))
     stored = {key: value for key, value in options.items() if value is not None}
     labels = [(p.name, p.name) for p in people] + [
         (p.nickname, p.name) for p in people if p.nickname
@@ -175,7 +185,6 @@ def start_session(
     for key in player_options:
         if key in stored:
             stored[key] = pick(str(stored[key]), labels, "player")
-    space = workspace(ctx)
     session_name = check_session_name(name) if name else _free_name(space.home, info.name)
     session = Session(session_name, info.name, table, people, stored)
     state = initial(session)  # the ruleset and options are checked before anything is written

@@ -254,8 +254,8 @@ class Shell:
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
-        try:
-            return pick(word, [(n, n) for n in (*open_now, *rest, *roster)], "command")
+        try:  # a slip's "did you mean" never offers join, leave or replace (`clear`: leave?)
+            return pick(word, [(n, n) for n in (*open_now, *rest)], "command")
         except UsageError:
             from referee.cli.moves import owners_of
 

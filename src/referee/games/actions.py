@@ -131,6 +131,11 @@ class Table(Protocol):
         """The exact name of the player `text` names, by name or nickname."""
         ...
 
+    def newcomer(self, name: str) -> str:
+        """A newcomer's name as the table already knows him (the open night's roster spells
+        `eve` as `Eve`), else as typed."""
+        ...
+
 
 Build = Callable[[Mapping[str, Any], Any, Table], Any]  # (typed values, state, table) -> event
 

@@ -95,7 +95,7 @@ class Stakes:
         loser_buys = r.flag("loser_buys", d.loser_buys)
         if payout is Payout.PER_POINT and not per_point:
             r.problems.append("payout = per_point is Kalooki's only: use winner or places")
-        if payout is Payout.PER_POINT and (stake or loss_value):
+        elif payout is Payout.PER_POINT and (stake or loss_value):
             r.problems.append(
                 f"payout = per_point has no pot: {stake_key} and loss_value must be 0"
             )
@@ -244,7 +244,9 @@ def _shares(
 
 
 def _per_point(standing: Standing, point_value: int) -> list[Transfer]:
-    """Kalooki's per-point payout: each loser pays the winners his score minus theirs."""
+    """Kalooki's per-point payout: each loser pays the winners his score minus theirs; a player
+    ranked below another (one who left ranks below all who played to the end) pays at least
+    what that one pays, so leaving early with a low total never pays less."""
     if not standing.standings or not point_value:
         return []
     best = standing.places[0] if standing.places else 1
@@ -252,10 +254,12 @@ def _per_point(standing: Standing, point_value: int) -> list[Transfer]:
     winners = [n for n, p in zip(standing.standings, places, strict=True) if p == best]
     low = standing.scores.get(winners[0], 0)
     found: list[Transfer] = []
+    highest = low  # one ranked below another never pays less (a leaver with a low total)
     for name in standing.standings:
         if name in winners:
             continue
-        owed = max(standing.scores.get(name, 0) - low, 0) * point_value
+        highest = max(highest, standing.scores.get(name, 0))
+        owed = (highest - low) * point_value
         each, odd = divmod(owed, len(winners))
         for n, winner in enumerate(winners):
             amount = each + (1 if n < odd else 0)

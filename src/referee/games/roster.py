@@ -38,7 +38,14 @@ def _name(text: str) -> str:
 
 @action(
     "join",
-    Param("name", metavar="NAME", help="The newcomer's name.", parse=_name, required=True),
+    Param(
+        "name",
+        metavar="NAME",
+        help="The newcomer's name.",
+        parse=_name,
+        required=True,
+        resolve=lambda name, state, table: table.newcomer(name),
+    ),
     Param(
         "after",
         option="--after",
@@ -78,7 +85,14 @@ class Leave:
 @action(
     "replace",
     Param("old", metavar="OLD", help="Who gives up his seat.", player=True, required=True),
-    Param("new", metavar="NEW", help="Who takes it.", parse=_name, required=True),
+    Param(
+        "new",
+        metavar="NEW",
+        help="Who takes it.",
+        parse=_name,
+        required=True,
+        resolve=lambda name, state, table: table.newcomer(name),
+    ),
     help="""A seat changes hands.
 
     NEW takes everything on it, and pays OLD what OLD had put in for it. The seat's
