@@ -966,3 +966,58 @@ def test_a_night_of_each_games_example_played_for_money(referee: Runner, game: s
 
 def test_high_roll_is_registered(highroll: GameInfo) -> None:
     assert games.load(highroll.name).purse is not None
+
+
+# -------------------------------------------------------------- names and stakes at entry
+
+
+@pytest.mark.parametrize(
+    ("moves", "seated"),
+    [
+        ([("new", "mia", "ann", "BOB", "--name", "m1")], ["Ann", "Bob"]),
+        ([("new", "mia", "Ann", "Cy", "--name", "m1"), ("mia", "join", "bob")],
+         ["Ann", "Cy", "Bob"]),
+        ([("new", "mia", "Ann", "Cy", "--name", "m1"), ("replace", "cy", "BOB")],
+         ["Ann", "Bob"]),
+        ([("new", "mia", "Ann", "Cy", "--name", "m1"), ("replace", "cy", "dee")],
+         ["Ann", "dee"]),  # not on the roster: as typed
+    ],
+)  # fmt: skip
+def test_a_name_is_spelt_as_the_nights_roster_spells_it(
+    referee: Runner, moves: list[tuple[str, ...]], seated: list[str]
+) -> None:
+    """One player, one name: stats, the night and the card count `bob` as the roster's Bob."""
+    assert referee("night", "start", "friday", "Ann", "Bob").code == 0
+    for move in moves:
+        result = referee(*move)
+        assert result.code == 0, (move, result.err)
+    players = json.loads(referee("show", "--json").out)["players"]
+    assert [p["name"] for p in players] == seated
+
+
+def test_with_no_night_open_a_name_is_kept_as_typed(referee: Runner) -> None:
+    assert referee("new", "mia", "ann", "BOB", "--name", "m1").code == 0
+    players = json.loads(referee("show", "--json").out)["players"]
+    assert [p["name"] for p in players] == ["ann", "BOB"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["new", "kariki", "Ann", "Bob", "--buy-in", "1", "--stake", "2"],
+         "--stake and --buy-in both set the stake: give one of them"),
+        (["new", "kariki", "Ann", "Bob", "--set", "stake=2"],
+         "'stake' is no Kariki ruleset key (did you mean buy_in?)"),
+        (["new", "mia", "Ann", "Bob", "--stake", "1.005"], "at most two decimals"),
+        (["new", "mia", "Ann", "Bob", "--stake", "-1"], "--stake is 0 to 100000, not '-1'"),
+        (["new", "mia", "Ann", "Bob", "--stake", "x"], "an amount like 3 or 3.50"),
+        (["new", "kariki", "Ann", "Bob", "--set", "payout=per_point"],
+         "payout = per_point is Kalooki's only: use winner or places"),
+    ],
+)  # fmt: skip
+def test_a_bad_stake_is_one_line_and_writes_nothing(
+    referee: Runner, home: Path, args: list[str], said: str
+) -> None:
+    result = referee(*args)
+    assert result.code == 2 and said in result.err and len(result.err.splitlines()) == 1
+    assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
