@@ -14,7 +14,7 @@ its own price (`pay`), and a player who takes over a seat pays its holder what h
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -266,3 +266,47 @@ def _per_point(standing: Standing, point_value: int) -> list[Transfer]:
             if amount:
                 found.append(Transfer(name, winner, amount))
     return found
+
+
+# ---------------------------------------------------------------------------- in words
+
+
+def said(value: object) -> str:
+    """A ruleset's amount as a table says it (`1.5` is 1.50); a bad one as it was given."""
+    try:
+        return show(cents(value))
+    except UsageError:
+        return str(value)[:12]
+
+
+def _split(value: object) -> str:
+    """`payout_split` in a few words: `split 70/30`, or how many places share the pot when that
+    is too long to say."""
+    parts = [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
+    if parts == ["100"]:
+        return "all to the first place"
+    words = "split " + "/".join(parts)
+    return words if len(words) <= 24 else f"pot split {len(parts)} ways"
+
+
+_PAYOUTS = {
+    "winner": "the winner takes the pot",
+    "places": "the pot split by place",
+    "per_point": "paid point by point",
+}
+
+
+def house_words(loss: str, *, stake_key: str = "stake") -> dict[str, Callable[[object], str]]:
+    """What a card says for each stake key a session sets otherwise than its bundled ruleset,
+    the same in every game but for what one loss is (`a berry`, `a die lost`) and the stake's
+    key (Kariki's `buy_in`): each at most 24 characters, for the house line."""
+    stake = "buy-in" if stake_key == "buy_in" else "stake"
+    return {
+        stake_key: lambda v: f"{stake} {said(v)}" if said(v) != "0" else f"no {stake}",
+        "loss_value": lambda v: f"{said(v)} {loss}" if said(v) != "0" else "losses pay nothing",
+        "payout": lambda v: _PAYOUTS.get(str(v), f"payout {str(v)[:16]}"),
+        "payout_split": _split,
+        "point_value": lambda v: f"{said(v)} a point",
+        "loser_buys": lambda v: "the loser buys a round" if v is True else "no round owed",
+        "late_join": lambda v: "no late joins" if v == "never" else "join till one is out",
+    }

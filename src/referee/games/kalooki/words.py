@@ -5,37 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from referee.errors import UsageError
 from referee.games.kalooki import engine as kg
 from referee.games.kalooki.cards import Card, show
 from referee.games.kalooki.melds import scored
-from referee.games.money import cents
+from referee.games.money import house_words
 from referee.games.money import show as money
 from referee.games.roster import Joined, Left, Replaced
 from referee.text import printable
-
-
-def split_words(value: object) -> str:
-    """`payout_split` in a few words: `split 70/30`."""
-    if not isinstance(value, list | tuple):
-        return "own split"
-    return ("split " + "/".join(map(str, value)))[:24]
-
-
-PAYOUT_WORDS = {
-    "winner": "the winner takes the pot",
-    "places": "the pot split by place",
-    "per_point": "paid point by point",
-}
-
-
-def amount(value: object) -> str:
-    """An amount as a ruleset gives it, said as money is: `1.5` is 1.50."""
-    try:
-        return money(cents(value))
-    except UsageError:
-        return str(value)[:12]
-
 
 # What a table reads on the card when a key differs from the bundled ruleset (issue 35).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
@@ -50,13 +26,7 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "call_limit": lambda v: f"{v} calls each",
     "call_limit_scope": lambda v: f"call limit a {v}",
     "out_on_laydown": lambda v: "out on lay-down turn" if v else "no out on lay-down turn",
-    "stake": lambda v: f"stake {amount(v)}",
-    "loss_value": lambda v: f"{amount(v)} a penalty point",
-    "payout": lambda v: PAYOUT_WORDS.get(str(v), f"payout {v}"),
-    "payout_split": split_words,
-    "point_value": lambda v: f"{amount(v)} per point",
-    "loser_buys": lambda v: "the last buys a round" if v else "nobody buys a round",
-    "late_join": lambda v: "no late joins" if v == "never" else "joins till one leaves",
+    **house_words("a penalty point"),
 }
 
 

@@ -5,22 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from referee.errors import RefereeError
 from referee.games.kariki import engine as k
-from referee.games.money import cents, show
+from referee.games.money import house_words, show
 from referee.games.roster import Joined, Left, Replaced
 from referee.notation.dice import KARIKI as LADDER
 from referee.text import printable
 
 # A house rule in a few words, for the line under the card (`referee.house`).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
-    "buy_in": lambda v: f"buy-in {_amount(v)}" if v else "no money",
-    "loss_value": lambda v: f"{_amount(v)} a berry" if v else "berries cost nothing",
-    "payout": lambda v: "the pot by places" if v == "places" else "the winner takes all",
-    "payout_split": lambda v: _split(v),
-    "point_value": lambda v: f"{_amount(v)} a point",
-    "loser_buys": lambda v: "the loser buys a round" if v else "no round owed",
-    "late_join": lambda v: "no late joins" if v == "never" else "join till one is out",
     "after_kariki_starter": lambda v: f"Kariki: the {v} rolls",
     "raise": lambda v: "strict raises" if v == "strict" else "match or beat",
     "truth": lambda v: "exact truth" if v == "exact" else "truth at least",
@@ -31,21 +23,8 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "buyback": lambda v: "buy-back" if v else "no buy-back",
     "illegal_claim": lambda v: "berry for a bad claim" if v == "berry" else "bad claim refused",
     "slash_rules": lambda v: "own slash rules",
+    **house_words("a berry", stake_key="buy_in"),
 }
-
-
-def _amount(value: object) -> str:
-    """A ruleset's amount as the table says it (`1.5` is 1.50)."""
-    try:
-        return show(cents(value))
-    except RefereeError:  # pragma: no cover - a ruleset is checked before its words are said
-        return str(value)[:12]
-
-
-def _split(value: object) -> str:
-    """`payout_split` in a few words: `split 70/30`, or `no split` for the whole pot to one."""
-    parts = [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
-    return "no split" if parts == ["100"] else f"split {'/'.join(parts)}"[:24]
 
 
 def words(facts: Sequence[k.Fact]) -> str:

@@ -5,24 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from referee.errors import UsageError
 from referee.games.kiriki import engine as kr
-from referee.games.money import cents
+from referee.games.money import house_words
 from referee.games.money import show as money
 from referee.games.roster import Left, Replaced
 from referee.notation.dice import KIRIKI as LADDER
 from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
 from referee.text import printable
-
-
-def amount(value: object) -> str:
-    """An amount as a ruleset gives it, said as money is: `1.5` is 1.50."""
-    try:
-        return money(cents(value))
-    except UsageError:
-        return str(value)[:12]
-
 
 # A house rule in a few words, for the line under the card (`referee.house`).
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
@@ -32,12 +22,7 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "rating_start": lambda v: f"KR from {v}",
     "rematch_first": lambda v: f"rematch: the {v} opens",
     "formats": lambda v: "own match formats",
-    "stake": lambda v: f"stake {amount(v)}",
-    "loss_value": lambda v: f"{amount(v)} a round lost",
-    "payout": lambda v: "the pot by place" if v == "places" else "the winner takes the pot",
-    "payout_split": lambda v: f"split {'/'.join(map(str, v)) if isinstance(v, list) else v}"[:24],
-    "point_value": lambda v: f"{amount(v)} per point",
-    "loser_buys": lambda v: "the loser buys a round" if v else "nobody buys a round",
+    **house_words("a round lost"),
 }
 
 

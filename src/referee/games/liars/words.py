@@ -7,7 +7,7 @@ from typing import assert_never
 
 from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid, count_dice
-from referee.games.money import cents, show
+from referee.games.money import house_words, show
 from referee.games.roster import Joined, Left, Replaced
 from referee.render.cells import width_of
 from referee.text import printable
@@ -30,22 +30,8 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "exact_call_limit": lambda v: "calza once each" if v == "once_per_game" else "calza any time",
     "exact_call_after_loss": lambda v: "calza after a lost die" if v else "calza with all dice",
     "palifico_once": lambda v: "palifico once each" if v else "palifico each time",
-    "stake": lambda v: f"stake {show(cents(v))}" if cents(v) else "no stake",
-    "loss_value": lambda v: f"{show(cents(v))} a die lost" if cents(v) else "no pay per die lost",
-    "payout": lambda v: "winner takes the pot" if v == "winner" else "pot split by place",
-    "payout_split": lambda v: _split(v),
-    "loser_buys": lambda v: "loser buys a round" if v else "no round owed",
-    "late_join": lambda v: "join till one is out" if v == "until_first_out" else "no late joining",
+    **house_words("a die lost"),
 }
-
-
-def _split(value: object) -> str:
-    """`split 70/30`, or how many places share the pot when that is too long to say."""
-    parts = [str(p) for p in value] if isinstance(value, list | tuple) else [str(value)]
-    if parts == ["100"]:
-        return "all to the first place"
-    said = "split " + "/".join(parts)
-    return said if len(said) <= 24 else f"split over {len(parts)} places"
 
 
 def words(facts: Sequence[ld.Fact]) -> str:

@@ -7,10 +7,9 @@ from typing import assert_never
 
 from referee.games import roster
 from referee.games.mia import engine as mia
-from referee.games.money import cents, show
+from referee.games.money import house_words, show
 from referee.text import printable
 
-_PAYOUTS = {"winner": "the winner takes the pot", "places": "pot split by place"}
 HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "lives": lambda v: "1 life" if v == 1 else f"{v} lives",
     "mia_costs": lambda v: f"a true Mia costs {v}",
@@ -20,30 +19,9 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
     "direction": lambda v: f"play goes {v}",
     "mia_announced": lambda v: "Mia shown at once" if v == "ends_round" else "Mia is lifted",
     "pass_mia": lambda v: "Mia passed on unseen" if v is True else "Mia not passed on",
-    "stake": lambda v: f"stake {_amount(v)}" if _amount(v) != "0" else "no stake",
-    "loss_value": lambda v: (
-        f"{_amount(v)} a life lost" if _amount(v) != "0" else "lives lost pay nothing"
-    ),
-    "payout": lambda v: _PAYOUTS.get(str(v), f"payout {v}"),
-    "payout_split": lambda v: _split(v),
-    "loser_buys": lambda v: "the loser buys a round" if v is True else "no round owed",
-    "late_join": lambda v: "no late joins" if v == "never" else "join until one is out",
+    **house_words("a life lost"),
 }
 """A few words a card says for a house rule that differs from the bundled ruleset."""
-
-
-def _amount(value: object) -> str:
-    """A ruleset's amount as a table says it: `2.50`, `3`."""
-    return show(cents(value))
-
-
-def _split(value: object) -> str:
-    """`split 70/30`, or how many places share the pot when that is too long to say."""
-    parts = [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
-    if parts == ["100"]:
-        return "all to first place"
-    said = "split " + "/".join(parts)
-    return said if len(said) <= 24 else f"pot split {len(parts)} ways"
 
 
 def words(facts: Sequence[mia.Fact]) -> str:
