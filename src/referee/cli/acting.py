@@ -292,14 +292,8 @@ def money_doc(session: Session, state: Any) -> dict[str, Any] | None:
     if kept is None:
         return None
     purse, result = kept
-    stakes = purse.stakes
     return {
-        "stake": stakes.stake,
-        "loss_value": stakes.loss_value,
-        "payout": stakes.payout.value,
-        "payout_split": list(stakes.split),
-        "point_value": stakes.point_value,
-        "loser_buys": stakes.loser_buys,
+        **purse.stakes.doc(),
         "pot": purse.pot,
         "paid": {p.name: purse.seat_paid(p.name) for p in seated_players(session, state)},
         "takes": dict(result.takes) if result else None,

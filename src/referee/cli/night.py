@@ -17,7 +17,6 @@ from referee import storage
 from referee.cli import output
 from referee.cli.common import JsonOpt, workspace
 from referee.errors import RuleViolation, StorageError, UsageError, quote
-from referee.games.money import Stakes
 from referee.night import (
     Ledger,
     Night,
@@ -294,17 +293,6 @@ def _stopping(
 # ---------------------------------------------------------------------------- JSON
 
 
-def _stakes_doc(stakes: Stakes) -> dict[str, Any]:
-    return {
-        "stake": stakes.stake,
-        "loss_value": stakes.loss_value,
-        "payout": stakes.payout.value,
-        "payout_split": list(stakes.split),
-        "point_value": stakes.point_value,
-        "loser_buys": stakes.loser_buys,
-    }
-
-
 def settled_doc(done: Settlement) -> dict[str, Any]:
     """A settlement as JSON: cents, each transfer payer -> payee."""
     return {
@@ -329,7 +317,7 @@ def night_doc(night: Night, found: Ledger) -> dict[str, Any]:
                 "game": line.member.game,
                 "status": line.status,
                 "winners": list(line.winners),
-                "stakes": _stakes_doc(kept.purse.stakes) if kept is not None else None,
+                "stakes": kept.purse.stakes.doc() if kept is not None else None,
                 "nets": dict(kept.result.nets) if kept is not None and kept.result else None,
                 "counted": line.is_counted,
                 "left_out": line.left_out,

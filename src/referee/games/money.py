@@ -77,6 +77,17 @@ class Stakes:
     point_value: int = 0  # cents per point, for payout = per_point (Kalooki)
     loser_buys: bool = False  # the last place owes the table a round
 
+    def doc(self) -> dict[str, object]:
+        """The stakes as JSON data (`show --json`'s `money`, `night --json`): amounts in cents."""
+        return {
+            "stake": self.stake,
+            "loss_value": self.loss_value,
+            "payout": self.payout.value,
+            "payout_split": list(self.split),
+            "point_value": self.point_value,
+            "loser_buys": self.loser_buys,
+        }
+
     @property
     def has_money(self) -> bool:
         """Whether money changes hands at all in this game."""
