@@ -28,7 +28,7 @@ NIGHT_SCHEMA = 1
 MAX_NIGHT_PLAYERS = 200
 MAX_NIGHT_GAMES = 1000
 MAX_DRINKS = 5000
-MAX_NET = 10**12  # cents: far past any night's money (every stake is at most 100,000)
+MAX_NET = 10**18  # cents: past any pot (a Kariki pot doubles at each buy-back), within TOML
 _GAME_RE = re.compile(r"[a-z][a-z0-9_-]{0,39}", re.ASCII)
 
 
@@ -245,6 +245,9 @@ def ledger(night: Night, played: Sequence[Played], left_out: Iterable[str] = ())
     lines: list[GameLine] = []
     nets: dict[str, int] = {}
     lost: dict[str, int] = {}
+    # one player, one name: as the roster spells him, else as his game first did (`zed` who
+    # joined one game mid-way is the `Zed` of the next)
+    spelling = {p.casefold(): p for p in night.players}
     for number, found in enumerate(played, start=1):
         member = found.member
         if found.session is None:
@@ -261,10 +264,10 @@ def ledger(night: Night, played: Sequence[Played], left_out: Iterable[str] = ())
             game_nets = kept.result.nets
             assert sum(game_nets.values()) == 0, f"{found.file}: its nets do not sum to zero"
             for name, cents in game_nets.items():
-                who = roster_name(night, name)
+                who = spelling.setdefault(name.casefold(), name)
                 nets[who] = nets.get(who, 0) + cents
             for name in kept.result.rounds:
-                who = roster_name(night, name)
+                who = spelling.setdefault(name.casefold(), name)
                 lost[who] = lost.get(who, 0) + 1
     assert sum(nets.values()) == 0, "the night's nets do not sum to zero"
     bought: dict[str, int] = {}

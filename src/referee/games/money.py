@@ -199,7 +199,8 @@ def result(purse: Purse, standing: Standing) -> Result:
 
     The pot goes to the winner, or by `payout_split` percent by place (a place shared by
     several shares its parts evenly; an odd cent goes to the better place, then to the earlier
-    in the standings); per point, each player pays every winner his score minus the winning
+    in the standings; the parts of places beyond the table go evenly to the places paid);
+    per point, each player pays every winner his score minus the winning
     score times `point_value`, divided among the winners.
     """
     stakes = purse.stakes
@@ -238,10 +239,11 @@ def _shares(
     """The pot by percent per place: each place's part rounded down, the cents left over one
     each to the better places, then a shared place's parts split evenly in standings order."""
     parts = [pot * split[k] // 100 if k < len(split) else 0 for k in range(len(names))]
-    left = pot - sum(parts)
+    left = pot - sum(parts)  # the cents rounded off, and the parts of places nobody holds
     paid_places = [k for k in range(len(names)) if k < len(split) and split[k]] or [0]
-    for k in range(left):
-        parts[paid_places[k % len(paid_places)]] += 1
+    each, odd = divmod(left, len(paid_places))
+    for n, k in enumerate(paid_places):
+        parts[k] += each + (1 if n < odd else 0)
     takes: dict[str, int] = {}
     k = 0
     while k < len(names):

@@ -9,7 +9,7 @@ each game's own (its engine's `apply`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -134,12 +134,20 @@ class Replaced(NamedTuple):
     paid: int
 
 
-def check_newcomer(people: Sequence[Named], name: str, nicknames: Sequence[str] = ()) -> str:
-    """A newcomer's name: a name nobody at the table has (in any case), as `new` checks it."""
+def check_newcomer(
+    people: Sequence[Named],
+    name: str,
+    nicknames: Sequence[str] = (),
+    gone: Iterable[str] = (),
+) -> str:
+    """A newcomer's name: a name nobody at the table has (in any case), as `new` checks it, and
+    not one who gave up his seat in this game (`gone`: his money would count twice)."""
     name = check_name(name)
     taken = {p.name.casefold() for p in people} | {n.casefold() for n in nicknames}
     if name.casefold() in taken:
         raise UsageError(f"{quote(name)} is already at the table: names must differ")
+    if name.casefold() in {g.casefold() for g in gone}:
+        raise RuleViolation(f"{quote(name)} gave up his seat in this game: he cannot sit again")
     return name
 
 

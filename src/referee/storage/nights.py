@@ -113,6 +113,10 @@ def save_night(path: Path, night: Night, *, new: bool = False) -> Night:
     data = document_text(night_to_doc(night)).encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
         raise StorageError(f"{shown(path)}: not saved: the night would pass the size limit")
+    try:  # what is written is what a load accepts: never a night no command could read back
+        night_from_doc(parse_toml(data, path))
+    except RefereeError as error:
+        raise StorageError(f"{shown(path)}: not saved: {error}") from None
     try:
         private_folder(path.parent)
         # Under the lock, a temp file of this night belongs to a writer that was killed.

@@ -1208,7 +1208,8 @@ def _join(state: State, event: Join, facts: list[Fact]) -> State:
     """A newcomer sits down after `event.after`, at the highest total so far, paying the
     stake; he is dealt this round, and the deal passes through his seat."""
     nicknames = [s.nickname for s in state.seats if s.nickname]
-    name = check_newcomer(state.seats, event.name, nicknames)
+    gone = [t.payee for t in state.purse.moved]  # replaced: paid back, not to sit again
+    name = check_newcomer(state.seats, event.name, nicknames, gone)
     at = seat_after(state.seats, event.after)
     refused = why_no_join(state)
     if refused is not None:
@@ -1285,7 +1286,7 @@ def _replace(state: State, event: Replace, facts: list[Fact]) -> State:
     if not old.is_in:
         raise RuleViolation(f"{old.name} has left: there is no seat of his to take over")
     nicknames = [s.nickname for s in state.seats if s.nickname]
-    new = check_newcomer(state.seats, event.new, nicknames)
+    new = check_newcomer(state.seats, event.new, nicknames, [t.payee for t in state.purse.moved])
 
     def renamed(name: str) -> str:
         return new if name == old.name else name

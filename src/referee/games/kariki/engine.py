@@ -1087,7 +1087,8 @@ def _join(state: State, event: Join) -> State:
     """A newcomer sits after `event.after` with as many berries as the player with the most
     (never so many that he is out), and pays the buy-in."""
     nicknames = [s.nickname for s in state.seats if s.nickname]
-    name = check_newcomer(state.seats, event.name, nicknames)
+    gone = [t.payee for t in state.purse.moved]  # replaced: paid back, not to sit again
+    name = check_newcomer(state.seats, event.name, nicknames, gone)
     at = seat_after(state.seats, event.after)
     refused = join_refusal(state, name)
     if refused is not None:
@@ -1138,7 +1139,7 @@ def _replace(state: State, i: int, new: str, facts: list[Fact]) -> State:
     """`replace`: `new` takes seat `i` and everything on it, paying its holder what he put in."""
     seat = state.seats[i]
     nicknames = [s.nickname for s in state.seats if s.nickname]
-    name = check_newcomer(state.seats, new, nicknames)
+    name = check_newcomer(state.seats, new, nicknames, [t.payee for t in state.purse.moved])
     if seat.out:
         raise RuleViolation(
             f"{name} cannot take {seat.name}'s seat: {seat.name} is out, nothing to take over"

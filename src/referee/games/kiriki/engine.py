@@ -668,7 +668,7 @@ def _replace(state: State, event: Replace, facts: list[Fact]) -> State:
     i = state.index(event.old)
     old = state.sides[i]
     nicknames = [s.nickname for s in state.sides if s.nickname]
-    new = check_newcomer(state.sides, event.new, nicknames)
+    new = check_newcomer(state.sides, event.new, nicknames, [t.payee for t in state.purse.moved])
     sides = list(state.sides)
     sides[i] = replace(old, name=new, nickname=None)
     facts.append(Replaced(old.name, new, state.purse.seat_paid(old.name)))
