@@ -176,7 +176,7 @@ table{border-collapse:collapse;width:100%;max-width:28rem}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}
 th{color:var(--muted);font-weight:600;font-size:.9rem}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-tr:first-child td{font-weight:600}
+.standings tr:first-child td{font-weight:600}
 pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;line-height:1.25;\
 background:var(--band);border-radius:.4rem;padding:.5rem;margin:1rem 0;overflow-x:auto;\
 font-size:min(15px,calc((100vw - 3rem) / 25.2))}
@@ -207,7 +207,8 @@ def fragment(card: ShareCard) -> str:
             if card.money
             else ""
         )
-        + '<table><thead><tr><th class="n">#</th><th>player</th><th class="n">score</th></tr>'
+        + '<table class="standings"><thead><tr><th class="n">#</th><th>player</th>'
+        '<th class="n">score</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
         f'<pre class="narrow{" c50" if card.narrow_columns > NARROW else ""}">'
         f"{escape(card.narrow)}</pre>"
