@@ -27,6 +27,7 @@ from referee.night import (
     default_name,
     ledger,
     pick_player,
+    settled_doc,
     settlement,
     start_players,
     with_drink,
@@ -302,17 +303,6 @@ def _stakes_doc(stakes: Stakes) -> dict[str, Any]:
         "payout_split": list(stakes.split),
         "point_value": stakes.point_value,
         "loser_buys": stakes.loser_buys,
-    }
-
-
-def settled_doc(done: Settlement) -> dict[str, Any]:
-    """A settlement as JSON: cents, each transfer payer -> payee."""
-    return {
-        "at": done.at,
-        "nets": dict(done.nets),
-        "transfers": [t._asdict() for t in done.transfers],
-        "exact": done.exact,
-        "left_out": list(done.left_out),
     }
 
 
