@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from referee import __version__, games
 from referee.errors import UsageError, quote
 from referee.games.base import Outcome
+from referee.night import Night
 from referee.session import TIME_KEY, Session, event_of, event_time, states
 
 T = TypeVar("T")
@@ -266,13 +267,25 @@ def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[
 
 # ---------------------------------------------------------------------------- SQLite
 
-SQLITE_VERSION = 2  # PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats
+# PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats; 3 added the nights
+# (`nights`, `transfers` and `sessions.night`)
+SQLITE_VERSION = 3
 SQLITE_SCHEMA = f"""
 PRAGMA user_version = {SQLITE_VERSION};
 PRAGMA foreign_keys = ON;
+CREATE TABLE nights (
+    name TEXT PRIMARY KEY, status TEXT NOT NULL, created TEXT NOT NULL, closed TEXT,
+    games INTEGER NOT NULL, exact INTEGER, left_out INTEGER
+);
+CREATE TABLE transfers (
+    night TEXT NOT NULL REFERENCES nights(name), number INTEGER NOT NULL CHECK (number >= 1),
+    payer TEXT NOT NULL, payee TEXT NOT NULL, cents INTEGER NOT NULL CHECK (cents > 0),
+    PRIMARY KEY (night, number)
+);
 CREATE TABLE sessions (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, ruleset TEXT NOT NULL,
-    path TEXT, status TEXT NOT NULL, created TEXT, updated TEXT, events INTEGER NOT NULL
+    path TEXT, status TEXT NOT NULL, created TEXT, updated TEXT, events INTEGER NOT NULL,
+    night TEXT REFERENCES nights(name)
 );
 CREATE TABLE players (
     session_id TEXT NOT NULL REFERENCES sessions(id), seat INTEGER NOT NULL CHECK (seat >= 1),
@@ -302,8 +315,36 @@ CREATE INDEX players_name ON players(name);
 CREATE INDEX events_player ON events(session_id, player);
 CREATE INDEX results_player ON results(player);
 CREATE INDEX tallies_player ON tallies(player);
+CREATE INDEX transfers_payer ON transfers(payer);
+CREATE INDEX transfers_payee ON transfers(payee);
+CREATE INDEX sessions_night ON sessions(night);
 """
-SQLITE_TABLES = ("sessions", "players", "events", "results", "tallies")  # in insert order
+# in insert order: a night before the sessions that name it
+SQLITE_TABLES = ("nights", "transfers", "sessions", "players", "events", "results", "tallies")
+
+
+def night_rows(nights: Iterable[Night]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows the nights add to the SQLite export: one a night, and the transfers that
+    settled it, in their order (cents)."""
+    found: dict[str, list[tuple[Any, ...]]] = {"nights": [], "transfers": []}
+    for night in nights:
+        done = night.settled
+        found["nights"].append(
+            (
+                night.name,
+                night.status.value,
+                night.created,
+                night.closed or None,
+                len(night.games),
+                int(done.exact) if done is not None else None,
+                len(done.left_out) if done is not None else None,
+            )
+        )
+        if done is not None:
+            found["transfers"] += [
+                (night.name, k, t.payer, t.payee, t.cents) for k, t in enumerate(done.transfers, 1)
+            ]
+    return found
 
 
 def sqlite_rows(
@@ -338,6 +379,7 @@ def sqlite_rows(
                 session.created,
                 session.updated,
                 len(session.events),
+                None,  # its night: `with_path` gives it (the night's file says, not this one)
             )
         ],
         "players": [
@@ -357,12 +399,14 @@ def sqlite_rows(
 
 
 def with_path(
-    tables: Mapping[str, list[tuple[Any, ...]]], path: str
+    tables: Mapping[str, list[tuple[Any, ...]]], path: str, night: str | None = None
 ) -> dict[str, list[tuple[Any, ...]]]:
-    """`sqlite_rows` made without a path (as they are kept: a file's rows depend on its bytes
-    alone), with the session file's path in the session's row."""
+    """`sqlite_rows` made without a path or a night (as they are kept: a file's rows depend on
+    its bytes alone), with the session file's path and the night listing it in its row."""
     return {
-        table: [(*row[:4], path, *row[5:]) for row in found] if table == "sessions" else list(found)
+        table: [(*row[:4], path, *row[5:9], night) for row in found]
+        if table == "sessions"
+        else list(found)
         for table, found in tables.items()
     }
 

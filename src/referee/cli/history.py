@@ -20,6 +20,7 @@ from referee.cli.common import (
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
+from referee.night import night_of_each
 from referee.session import Session, check_session_name, initial, replay
 from referee.text import printable
 
@@ -145,27 +146,38 @@ def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
     space = workspace(ctx)
+    nights, unreadable = storage.every_night(space.home)
+    night_of = night_of_each(nights)
     if not all_sessions:  # one session: read before anything is written, as every command
         path = storage.follow_links(space.path(ref))
-        one = history.with_path(_session_rows(space.cache, path), _data_path(space.home, path))
-        storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
+        rows = _session_rows(space.cache, path)
+        ident = rows["sessions"][0][0]
+        # its night with it (a session names only a night that is in the file), and no other
+        its = [n for n in nights if n.name == night_of.get(ident)]
+        one = history.with_path(rows, _data_path(space.home, path), night_of.get(ident))
+        for line in unreadable:
+            output.warning_line(line)
+        parts = [history.night_rows(its), one]
+        storage.write_sqlite(out, history.SQLITE_SCHEMA, parts, force=force)
         return
     # each identity once (as every_session keeps it), oldest first: the same nights give the
     # same file. A first pass reads what orders and counts each session (a few facts from its
     # file's head, or from its replay when no rows are kept for it); the rows are then read
     # one session at a time, so memory holds one session's rows however many there are.
     found, skipped = export_order(space.home, space.cache, workers=_cores())
-    for line in skipped:
+    for line in [*unreadable, *skipped]:
         output.warning_line(line)
 
     def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
+        yield history.night_rows(nights)  # first: the sessions name them
         for path in found:
             try:
                 rows = _session_rows(space.cache, path)
             except RefereeError as error:  # changed since the first pass read it
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
-            yield history.with_path(rows, _data_path(space.home, path))
+            night = night_of.get(rows["sessions"][0][0])
+            yield history.with_path(rows, _data_path(space.home, path), night)
 
     storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
 
