@@ -227,7 +227,7 @@ def test_a_provisional_win_counts_for_nobody_until_the_night_is_settled(
 
     def nights() -> list[dict[str, object]]:
         document = json.loads(referee("stats", "--json").out)
-        found: list[dict[str, object]] = document["money"]["nights"]
+        found: list[dict[str, object]] = document["money"]["sessions"]
         return found
 
     assert (ann()["wins"], ann()["finished"], ann()["form"]) == (0, 0, "-")

@@ -151,9 +151,10 @@ def test_money_per_night_and_in_total_sums_to_zero() -> None:
             summary("2", "Cy Ann Bob", day="2026-11-08", tally=second),
             summary("3", "Ann Bob", day="2026-11-09")]  # fmt: skip  # the last: no money kept
     doc = history.stats(made)
-    nights = doc["money"]["nights"]
-    assert [n["id"] for n in nights] == ["1", "2"] and all(n["sum"] == 0 for n in nights)
-    assert nights[0]["players"]["Bob"] == {"paid": 3, "won": 0, "net": -3}
+    played = doc["money"]["sessions"]
+    assert [n["id"] for n in played] == ["1", "2"] and all(n["sum"] == 0 for n in played)
+    assert played[0]["players"]["Bob"] == {"paid": 3, "won": 0, "net": -3}
+    assert [n["night"] for n in played] == [None, None] and doc["money"]["nights"] == []
     assert doc["money"]["totals"] == {"Cy": {"paid": 2, "won": 6, "net": 4},
                                       "Ann": {"paid": 5, "won": 6, "net": 1},
                                       "Bob": {"paid": 5, "won": 0, "net": -5}}  # fmt: skip
@@ -161,47 +162,26 @@ def test_money_per_night_and_in_total_sums_to_zero() -> None:
     assert history.stats([made[2]])["players"][0]["money"] is None
 
 
-def money_tally(module: object) -> object:
-    """A game's tally with a pot: everyone pays 2, the winner takes it (what Kariki adds)."""
-    original = module.tally  # type: ignore[attr-defined]
-
-    def tally(states: list[object]) -> dict[str, dict[str, int]]:
-        found: dict[str, dict[str, int]] = original(states)
-        if states:
-            result = module.outcome(states[-1])  # type: ignore[attr-defined]
-            for name in result.standings:
-                row = found.setdefault(name, {})
-                row["paid"] = 2
-                row["won"] = 2 * len(result.standings) if name in result.winners else 0
-        return found
-
-    return tally
-
-
 def test_money_through_stats_json_sqlite_and_the_money_view(
-    referee: Runner, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    referee: Runner, home: Path, tmp_path: Path
 ) -> None:
-    from referee.games.kariki import engine as kariki
-
-    # The engine is the module's GAME, built from its functions: give it the money tally.
-    money = money_tally(kariki)
-    monkeypatch.setattr(kariki, "GAME", replace(kariki.GAME, tally=money))  # type: ignore[arg-type]
+    # The bundled Kariki night is played for money: a buy-in of 2 each, and Bob's buy-backs.
     referee("new", "kariki", "Ann", "Bob", "--name", "start")
     shutil.copy(EXAMPLES / "kariki-night.toml", home / "sessions" / "kariki-night.toml")
     doc = json.loads(referee("stats", "--json").out)
-    night = next(n for n in doc["money"]["nights"] if n["session"] == "kariki-night")
-    assert night["sum"] == 0 and night["players"]["Bob"] == {"paid": 2, "won": 10, "net": 8}
+    night = next(n for n in doc["money"]["sessions"] if n["session"] == "kariki-night")
+    assert night["sum"] == 0 and night["players"]["Bob"] == {"paid": 1200, "won": 2000,
+                                                             "net": 800}  # fmt: skip
     view = referee("stats", "--money").out
-    assert view.splitlines() == [
-        "net per night:",
-        "2026-11-29 kariki-night: Ann -2, Bob +8,",
-        "  Cy -2, Dee -2, Eve -2 (sum 0)",
-        "total:",
-        "  Bob +8: paid 2, won 10",
-        "  Ann -2: paid 2, won 0",
-        "  Cy -2: paid 2, won 0",
-        "  Dee -2: paid 2, won 0",
-        "  Eve -2: paid 2, won 0",
+    assert view.splitlines() == [  # cents, shown as money
+        "settled nights: none",
+        "per player, 2026-11-29 to 2026-11-29:",
+        "player  paid  won  net",
+        "Bob       12   20   +8",
+        "Ann        2    0   -2",
+        "Cy         2    0   -2",
+        "Dee        2    0   -2",
+        "Eve        2    0   -2",
     ]
     database = tmp_path / "money.db"
     referee("export", "--format", "sqlite", "--all", "-o", str(database))
@@ -209,7 +189,7 @@ def test_money_through_stats_json_sqlite_and_the_money_view(
         sums = db.execute("SELECT session_id, sum(net) FROM results GROUP BY session_id").fetchall()
         assert len(sums) == 2 and {total for _, total in sums} == {None, 0}  # none kept: NULL
         assert db.execute("SELECT paid, winnings, net FROM results WHERE player = 'Bob' "
-                          "AND won = 1").fetchall() == [(2, 10, 8)]  # fmt: skip
+                          "AND won = 1").fetchall() == [(1200, 2000, 800)]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- the CLI
@@ -281,7 +261,8 @@ def test_the_player_card_at_forty_columns(referee: Runner, league: Path) -> None
     money = bob["players"][0]["money"]  # once Kariki keeps its pot (issue 19)
     paid = []
     if money:
-        paid = [f"money: paid {money['paid']}, won {money['won']}, net {money['net']:+d}"]
+        paid = ["money: paid 12, won 20, net +8"]  # cents, shown as money
+        assert money == {"paid": 1200, "won": 2000, "net": 800}
     assert text.splitlines()[: 10 + bool(money)] == [
         "2 sessions, 2026-11-29 to 2026-11-29",
         "Bob: 2 played, 1 finished, 1 won",
@@ -326,8 +307,11 @@ def test_the_sqlite_schema(referee: Runner, league: Path, tmp_path: Path) -> Non
         for table in tables:
             columns = db.execute(f"PRAGMA table_info({table})").fetchall()
             assert any(c[5] for c in columns), f"{table} has no primary key"
-            assert "session_id" in {c[1] for c in columns} or table == "sessions"
             keys = db.execute(f"PRAGMA foreign_key_list({table})").fetchall()
+            if table in ("nights", "transfers"):  # a night's, not a session's
+                assert table == "nights" or any(k[2:5] == ("nights", "night", "name") for k in keys)
+                continue
+            assert "session_id" in {c[1] for c in columns} or table == "sessions"
             assert table == "sessions" or any(k[3] == "session_id" for k in keys)
             if table in ("events", "results", "tallies"):
                 assert any(k[3] == "player" and k[4] == "name" for k in keys), table

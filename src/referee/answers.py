@@ -3,14 +3,16 @@ again without loading Typer, Rich or a game.
 
 What `referee show`, `referee log` and a bare `referee` print depends only on the session file's
 bytes, referee's code, the command line, the screen (width, height, colour, encoding, time zone)
-and, for cards that look at other sessions, the data folder's list of sessions; what `referee
-stats` prints, on the bytes of every session file in the data folder instead. The first run of
-such a line keeps what it printed in the private cache folder, under a digest of all of these; a
-later run with the same inputs prints it back. Anything else (an action, an error, anything on
-stderr, a line `cli.line` cannot read with certainty, any line while a shell asks for
-completions) takes the ordinary path and keeps nothing. A kept answer is derived data
-(RELIABILITY 9): keyed by the exact bytes and code, never the source of anything saved, and a
-miss costs the ordinary run, never a wrong answer. Deleting the cache folder is always safe.
+and, for cards that look at other sessions, the data folder's list of sessions (for `show
+--json`, the night files too, as the folder lists them); what `referee stats` prints, on the
+bytes of every session file in the data folder instead, and the night files as the folder lists
+them. The first run of such a line keeps what it printed in the private cache folder, under a
+digest of all of these; a later run with the same inputs prints it back. Anything else (an
+action, an error, anything on stderr, a line `cli.line` cannot read with certainty, any line
+while a shell asks for completions) takes the ordinary path and keeps nothing. A kept answer is
+derived data (RELIABILITY 9): keyed by the exact bytes and code, never the source of anything
+saved, and a miss costs the ordinary run, never a wrong answer. Deleting the cache folder is
+always safe.
 """
 
 from __future__ import annotations
@@ -237,9 +239,9 @@ def folder_digest() -> str | None:
 
 
 def _nights() -> list[object]:
-    """What `show --json`'s `night` may depend on: each night file as the folder lists it (its
-    name, size, time and inode: any save replaces the file, and an edit in place changes its
-    time), read without opening one."""
+    """What `show --json`'s `night` and `stats` may depend on: each night file as the folder
+    lists it (its name, size, times and inode: any save replaces the file, and an edit in place
+    changes its change time, which no one can set back), read without opening one."""
     folder = os.path.join(data_folder(), "nights")
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".toml"))
@@ -248,7 +250,9 @@ def _nights() -> list[object]:
     found: list[object] = []
     for name in names:
         info = os.stat(os.path.join(folder, name), follow_symlinks=False)
-        found.append((name, info.st_size, info.st_mtime_ns, info.st_ino, info.st_mode))
+        found.append(
+            (name, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_mode)
+        )
     return found
 
 
@@ -287,8 +291,10 @@ def answer_key(argv: Sequence[str]) -> Key | None:
             digest,
             listing,
         ]
-        if line.command == "show" and line.values.get("json_out"):
-            parts.append(_nights())  # `"night"`: which night lists the session
+        if (line.command == "show" and line.values.get("json_out")) or across:
+            # `show --json`'s `"night"`: which night lists the session; `stats`: the nights'
+            # money (`--money`, `--json`) and which night lists each session
+            parts.append(_nights())
     except (OSError, ValueError, UnicodeError):
         return None
     name = sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from referee import __version__, games
 from referee.errors import UsageError, quote
 from referee.games.base import Outcome
+from referee.night import Night, night_of_each, settled_doc
 from referee.session import TIME_KEY, Session, event_of, event_time, states
 
 T = TypeVar("T")
@@ -266,13 +267,25 @@ def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[
 
 # ---------------------------------------------------------------------------- SQLite
 
-SQLITE_VERSION = 2  # PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats
+# PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats; 3 added the nights
+# (`nights`, `transfers` and `sessions.night`)
+SQLITE_VERSION = 3
 SQLITE_SCHEMA = f"""
 PRAGMA user_version = {SQLITE_VERSION};
 PRAGMA foreign_keys = ON;
+CREATE TABLE nights (
+    name TEXT PRIMARY KEY, status TEXT NOT NULL, created TEXT NOT NULL, closed TEXT,
+    games INTEGER NOT NULL, exact INTEGER, left_out INTEGER
+);
+CREATE TABLE transfers (
+    night TEXT NOT NULL REFERENCES nights(name), number INTEGER NOT NULL CHECK (number >= 1),
+    payer TEXT NOT NULL, payee TEXT NOT NULL, cents INTEGER NOT NULL CHECK (cents > 0),
+    PRIMARY KEY (night, number)
+);
 CREATE TABLE sessions (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, ruleset TEXT NOT NULL,
-    path TEXT, status TEXT NOT NULL, created TEXT, updated TEXT, events INTEGER NOT NULL
+    path TEXT, status TEXT NOT NULL, created TEXT, updated TEXT, events INTEGER NOT NULL,
+    night TEXT REFERENCES nights(name)
 );
 CREATE TABLE players (
     session_id TEXT NOT NULL REFERENCES sessions(id), seat INTEGER NOT NULL CHECK (seat >= 1),
@@ -302,8 +315,36 @@ CREATE INDEX players_name ON players(name);
 CREATE INDEX events_player ON events(session_id, player);
 CREATE INDEX results_player ON results(player);
 CREATE INDEX tallies_player ON tallies(player);
+CREATE INDEX transfers_payer ON transfers(payer);
+CREATE INDEX transfers_payee ON transfers(payee);
+CREATE INDEX sessions_night ON sessions(night);
 """
-SQLITE_TABLES = ("sessions", "players", "events", "results", "tallies")  # in insert order
+# in insert order: a night before the sessions that name it
+SQLITE_TABLES = ("nights", "transfers", "sessions", "players", "events", "results", "tallies")
+
+
+def night_rows(nights: Iterable[Night]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows the nights add to the SQLite export: one a night, and the transfers that
+    settled it, in their order (cents)."""
+    found: dict[str, list[tuple[Any, ...]]] = {"nights": [], "transfers": []}
+    for night in nights:
+        done = night.settled
+        found["nights"].append(
+            (
+                night.name,
+                night.status.value,
+                night.created,
+                night.closed or None,
+                len(night.games),
+                int(done.exact) if done is not None else None,
+                len(done.left_out) if done is not None else None,
+            )
+        )
+        if done is not None:
+            found["transfers"] += [
+                (night.name, k, t.payer, t.payee, t.cents) for k, t in enumerate(done.transfers, 1)
+            ]
+    return found
 
 
 def sqlite_rows(
@@ -338,6 +379,7 @@ def sqlite_rows(
                 session.created,
                 session.updated,
                 len(session.events),
+                None,  # its night: `with_path` gives it (the night's file says, not this one)
             )
         ],
         "players": [
@@ -357,12 +399,14 @@ def sqlite_rows(
 
 
 def with_path(
-    tables: Mapping[str, list[tuple[Any, ...]]], path: str
+    tables: Mapping[str, list[tuple[Any, ...]]], path: str, night: str | None = None
 ) -> dict[str, list[tuple[Any, ...]]]:
-    """`sqlite_rows` made without a path (as they are kept: a file's rows depend on its bytes
-    alone), with the session file's path in the session's row."""
+    """`sqlite_rows` made without a path or a night (as they are kept: a file's rows depend on
+    its bytes alone), with the session file's path and the night listing it in its row."""
     return {
-        table: [(*row[:4], path, *row[5:]) for row in found] if table == "sessions" else list(found)
+        table: [(*row[:4], path, *row[5:9], night) for row in found]
+        if table == "sessions"
+        else list(found)
         for table, found in tables.items()
     }
 
@@ -613,20 +657,51 @@ def match_player(text: str, names: Iterable[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """Which sessions stats count: a game or a ruleset, a player, a first day."""
+    """Which sessions (and settled nights) stats count: a game or a ruleset, a player, a first
+    and a last day."""
 
     game: str | None = None
     ruleset: str | None = None
     player: str | None = None
-    since: str | None = None  # a local day, `2026-11-01`
+    since: str | None = None  # a local day, `2026-11-01` (`--from`, `--since`)
+    until: str | None = None  # the last local day counted, itself included (`--to`)
 
     def keep(self, summary: Summary) -> bool:
         """Whether `summary` is one of the sessions wanted."""
         return (
-            (self.game is None or summary.game == self.game)
-            and (self.ruleset is None or summary.ruleset == self.ruleset)
+            self.is_kind(summary)
             and (self.player is None or self.player in summary.at_table)
-            and (self.since is None or summary.day >= self.since)
+            and self.is_within(summary.day)
+        )
+
+    def is_kind(self, summary: Summary) -> bool:
+        """Whether `summary` is of the game and ruleset wanted."""
+        return (self.game is None or summary.game == self.game) and (
+            self.ruleset is None or summary.ruleset == self.ruleset
+        )
+
+    def is_within(self, day: str) -> bool:
+        """Whether the local `day` is in the dates wanted (a session without one is not, once
+        a date is given)."""
+        if self.since is None and self.until is None:
+            return True
+        return bool(day) and (self.since or day) <= day <= (self.until or day)
+
+    def keeps_night(self, night: Night, kinds: set[str]) -> bool:
+        """Whether a settled night is wanted: started within the dates, with a net for the
+        player, and, for a game or ruleset, one of its games of that kind (`kinds`: the ids of
+        the sessions of that kind; for a game, the kind its record names counts too, so a
+        night whose files are gone keeps its place). A night is always counted whole."""
+        if night.settled is None or not self.is_within(local_date(night.created)):
+            return False
+        if self.player is not None:
+            wanted = self.player.casefold()
+            if not any(name.casefold() == wanted for name, _ in night.settled.nets):
+                return False
+        if self.game is None and self.ruleset is None:
+            return True
+        return any(
+            m.id in kinds or (self.ruleset is None and m.game == self.game) for m in night.games
         )
 
 
@@ -638,10 +713,15 @@ def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
 
 
 def stats(
-    summaries: Iterable[Summary], filters: Filters = Filters(), versus: Sequence[str] = ()
+    summaries: Iterable[Summary],
+    filters: Filters = Filters(),
+    versus: Sequence[str] = (),
+    nights: Sequence[Night] = (),
 ) -> dict[str, Any]:
     """Per player: games, wins, places, streaks, form, money; per ruleset a leaderboard; plays
-    per month; per game each tally's total, per game, lowest and highest; head-to-head."""
+    per month; per game each tally's total, per game, lowest and highest; head-to-head; the
+    money of each settled night of `nights` (every night read, in the order of their files)."""
+    summaries = list(summaries)
     picked = chosen(summaries, filters)
     player = filters.player
     people: dict[str, dict[str, Any]] = {}
@@ -710,7 +790,7 @@ def stats(
         },
         "months": months(picked),
         "games": _tallies(picked, per_game, player),
-        "money": money_doc(picked),
+        "money": money_doc(picked, nights, filters, summaries),
     }
     if versus:
         doc["versus"] = head_to_head(picked, versus[0], versus[1])
@@ -788,11 +868,20 @@ def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
     }
 
 
-def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
-    """Each night played for money and decided (who paid, won, net; the nets sum to zero: the
-    pot is shared out whole) and each player's totals. A night still on the table, or won only
-    provisionally, has its pot unclaimed: it counts once it is settled."""
-    nights = []
+def money_doc(
+    picked: Sequence[Summary],
+    nights: Sequence[Night] = (),
+    filters: Filters = Filters(),
+    summaries: Sequence[Summary] = (),
+) -> dict[str, Any]:
+    """The money, in whole cents: each settled night the filters keep (its nets and transfers
+    as its record keeps them: money that changed hands never changes), each session played for
+    money and decided (who paid, won, net; the nets sum to zero: the pot is shared out whole,
+    and `night`: the night listing it, or None), and each player's totals over those sessions,
+    in a night or not (only the player asked for, if one is). A session still on the table, or
+    won only provisionally, has its pot unclaimed: it counts once it is settled."""
+    night_of = night_of_each(nights)
+    sessions = []
     totals: dict[str, dict[str, int]] = {}
     for summary in picked:
         if not summary.decided:
@@ -801,14 +890,37 @@ def money_doc(picked: Sequence[Summary]) -> dict[str, Any]:
         if all(v is None for v in kept.values()):
             continue
         players = {n: m for n, m in kept.items() if m is not None}
-        nights.append({"id": summary.id, "session": summary.name,
-                       "date": summary.day, "players": players,
-                       "sum": sum(m["net"] for m in players.values())})  # fmt: skip
+        sessions.append({"id": summary.id, "session": summary.name, "date": summary.day,
+                         "night": night_of.get(summary.id), "players": players,
+                         "sum": sum(m["net"] for m in players.values())})  # fmt: skip
         for name, money in players.items():
+            if filters.player is not None and name != filters.player:
+                continue  # the one player asked for, as `players` has him alone
             total = totals.setdefault(name, {"paid": 0, "won": 0, "net": 0})
             for key in total:
                 total[key] += money[key]
-    return {"nights": nights, "totals": dict(sorted(totals.items(), key=lambda kv: -kv[1]["net"]))}
+    kinds = {s.id for s in summaries if filters.is_kind(s)}
+    settled = sorted(
+        (n for n in nights if filters.keeps_night(n, kinds)), key=lambda n: (n.created, n.name)
+    )
+    return {
+        "nights": [night_money(n) for n in settled],
+        "sessions": sessions,
+        "totals": dict(sorted(totals.items(), key=lambda kv: -kv[1]["net"])),
+    }
+
+
+def night_money(night: Night) -> dict[str, Any]:
+    """A settled night's money as stats give it: its name, the local day it started, when it
+    started and closed, and its settlement as `night --json` gives it (cents)."""
+    assert night.settled is not None, "only a settled night has money to show"
+    return {
+        "name": night.name,
+        "date": local_date(night.created),
+        "created": night.created,
+        "closed": night.closed,
+        **settled_doc(night.settled),
+    }
 
 
 def _tallies(

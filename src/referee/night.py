@@ -310,6 +310,27 @@ def check_settlement(nets: Sequence[tuple[str, int]], transfers: Sequence[Transf
         raise UsageError(f"the transfers do not settle {quote(unsettled[0])}'s net")
 
 
+def settled_doc(done: Settlement) -> dict[str, Any]:
+    """A settlement as JSON, as `night --json`, `night settle --json` and `stats --json` give
+    it: `nets` in cents (+ receives), each transfer `{payer, payee, cents}` in its order."""
+    return {
+        "at": done.at,
+        "nets": dict(done.nets),
+        "transfers": [t._asdict() for t in done.transfers],
+        "exact": done.exact,
+        "left_out": list(done.left_out),
+    }
+
+
+def night_of_each(nights: Iterable[Night]) -> dict[str, str]:
+    """The night that lists each session (by id): the first of `nights` to list it."""
+    found: dict[str, str] = {}
+    for night in nights:
+        for member in night.games:
+            found.setdefault(member.id, night.name)
+    return found
+
+
 def pick_player(ledger: Ledger, text: str) -> str:
     """The player of the night `text` names (a prefix, any case)."""
     return pick(text, [(n, n) for n in ledger.players], "player")

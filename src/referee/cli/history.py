@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -20,8 +20,13 @@ from referee.cli.common import (
     workspace,
 )
 from referee.errors import RefereeError, StorageError, UsageError
+from referee.games.money import show
+from referee.night import night_of_each
 from referee.session import Session, check_session_name, initial, replay
 from referee.text import printable
+
+if TYPE_CHECKING:
+    from referee.night import Night
 
 
 class Format(Enum):
@@ -155,27 +160,38 @@ def _export_sqlite(
     ctx: typer.Context, out: Path, force: bool, all_sessions: bool, ref: str | None
 ) -> None:
     space = workspace(ctx)
+    nights, unreadable = storage.every_night(space.home)
+    night_of = night_of_each(nights)
     if not all_sessions:  # one session: read before anything is written, as every command
         path = storage.follow_links(space.path(ref))
-        one = history.with_path(_session_rows(space.cache, path), _data_path(space.home, path))
-        storage.write_sqlite(out, history.SQLITE_SCHEMA, [one], force=force)
+        rows = _session_rows(space.cache, path)
+        ident = rows["sessions"][0][0]
+        # its night with it (a session names only a night that is in the file), and no other
+        its = [n for n in nights if n.name == night_of.get(ident)]
+        one = history.with_path(rows, _data_path(space.home, path), night_of.get(ident))
+        for line in unreadable:
+            output.warning_line(line)
+        parts = [history.night_rows(its), one]
+        storage.write_sqlite(out, history.SQLITE_SCHEMA, parts, force=force)
         return
     # each identity once (as every_session keeps it), oldest first: the same nights give the
     # same file. A first pass reads what orders and counts each session (a few facts from its
     # file's head, or from its replay when no rows are kept for it); the rows are then read
     # one session at a time, so memory holds one session's rows however many there are.
     found, skipped = export_order(space.home, space.cache, workers=_cores())
-    for line in skipped:
+    for line in [*unreadable, *skipped]:
         output.warning_line(line)
 
     def every() -> Iterator[dict[str, list[tuple[Any, ...]]]]:
+        yield history.night_rows(nights)  # first: the sessions name them
         for path in found:
             try:
                 rows = _session_rows(space.cache, path)
             except RefereeError as error:  # changed since the first pass read it
                 output.warning_line(f"skipped {path.name}: {error}")
                 continue
-            yield history.with_path(rows, _data_path(space.home, path))
+            night = night_of.get(rows["sessions"][0][0])
+            yield history.with_path(rows, _data_path(space.home, path), night)
 
     storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
 
@@ -339,14 +355,26 @@ def stats(
         tuple[str, str] | None,
         typer.Option("--vs", metavar="A B", help="Head to head: two players.", show_default=False),
     ] = None,
-    since: Annotated[
+    first: Annotated[
         str | None,
         typer.Option(
-            metavar="DATE", help="Only sessions from DATE on (2026-11-01).", show_default=False
+            "--from",
+            metavar="DATE",
+            help="Only sessions from DATE on (2026-11-01).",
+            show_default=False,
         ),
     ] = None,
+    last: Annotated[
+        str | None,
+        typer.Option("--to", metavar="DATE", help="Only sessions up to DATE.", show_default=False),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(metavar="DATE", help="The same as --from.", show_default=False),
+    ] = None,
     money: Annotated[
-        bool, typer.Option("--money", help="What each paid and won, night by night.")
+        bool,
+        typer.Option("--money", help="Who paid whom each settled night; each one's money."),
     ] = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -354,24 +382,46 @@ def stats(
 
     Per player games, wins, places, streaks, the last 10 results (W won, L lost, - no
     result), money; a leaderboard per game and variant; plays per month; per game what each
-    counts; head to head with --vs A B; --money nets each night.
+    counts; head to head with --vs A B; --money: who paid whom each settled night, and what
+    each player paid, won and netted (--from DATE --to DATE).
     """
+    since, until = _days(since, first, last)  # a bad date before any file is read
     summaries = _summaries(ctx)
-    filters = _filters(summaries, game, ruleset, player, since)
+    filters = _filters(summaries, game, ruleset, player, since, until)
     names = [n for s in summaries for n in s.at_table]
     pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
-    doc = history.stats(summaries, filters, pair)
+    nights: list[Night] = []
+    if money or json_out:  # the plain screen shows no night: it reads none
+        nights, unreadable = storage.every_night(workspace(ctx).home)
+        for line in unreadable:
+            output.warning_line(line)
+    doc = history.stats(summaries, filters, pair, nights)
     if json_out:
         output.print_json(doc)
     elif money:
-        output.print_wrapped(_money_text(doc))
+        output.print_wrapped(_money_text(doc, filters))
     else:
         output.print_wrapped(_stats_text(doc, filters.player))
 
 
+def _days(since: str | None, first: str | None, last: str | None) -> tuple[str | None, str | None]:
+    """The first and the last local day counted, as typed: `--since` and `--from` are one
+    option, given once; the last day is not before the first."""
+    if since is not None and first is not None:
+        raise UsageError("--since and --from are the same option: give one")
+    option = "--since" if since is not None else "--from"
+    typed = since if since is not None else first
+    start = history.parse_day(typed, option) if typed is not None else None
+    end = history.parse_day(last, "--to") if last is not None else None
+    if start is not None and end is not None and end < start:
+        raise UsageError(f"--to {end} is before {option} {start}: give the first day first")
+    return start, end
+
+
 def _filters(
     summaries: list[history.Summary],
-    game: str | None, ruleset: str | None, player: str | None, since: str | None,
+    game: str | None, ruleset: str | None, player: str | None,
+    since: str | None = None, until: str | None = None,
 ) -> history.Filters:  # fmt: skip
     """The typed filters, each checked: an unknown player or ruleset is exit 2 with a hint."""
     known = sorted({s.ruleset for s in summaries} | set(storage.ruleset_names()))
@@ -394,7 +444,8 @@ def _filters(
         game=wanted_game,
         ruleset=wanted_ruleset,
         player=history.match_player(player, names) if player is not None else None,
-        since=history.parse_day(since) if since is not None else None,
+        since=since,
+        until=until,
     )
 
 
@@ -637,12 +688,20 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
     for game, by_player in doc["games"].items():
         lines.append(f"{game}:")
         for who, keys in by_player.items():
-            parts = [f"{k} {v['total']} ({v['per_game']}/game)" for k, v in keys.items()]
+            parts = [_tally_part(k, v) for k, v in keys.items()]
             if parts:
                 lines.append(f"  {who}: " + ", ".join(parts))
     if "versus" in doc:
         lines.append(_versus_line(doc["versus"]))
     return "\n".join(lines)
+
+
+def _tally_part(key: str, value: dict[str, Any]) -> str:
+    """One count of a game: `calls won 3 (1.5/game)`; money (`paid`, `won`: cents) as money,
+    `paid 5.50 (1.38/game)`."""
+    if key in (history.MONEY_PAID, history.MONEY_WON):
+        return f"{key} {show(value['total'])} ({show(round(value['per_game']))}/game)"
+    return f"{key} {value['total']} ({value['per_game']}/game)"
 
 
 def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
@@ -661,7 +720,9 @@ def _player_lines(doc: dict[str, Any], row: dict[str, Any]) -> list[str]:
     lines.append(f"last 10: {row['form'] or '-'}")
     if row["money"] is not None:
         m = row["money"]
-        lines.append(f"money: paid {m['paid']}, won {m['won']}, net {_signed(m['net'])}")
+        lines.append(
+            f"money: paid {show(m['paid'])}, won {show(m['won'])}, net {_signed(m['net'])}"
+        )
     for ruleset, board in doc["leaderboards"].items():
         mine = next((r for r in board if r["name"] == name), None)
         if mine is not None:
@@ -683,27 +744,68 @@ def _versus_line(v: dict[str, Any]) -> str:
     )
 
 
-def _money_text(doc: dict[str, Any]) -> str:
+def _money_text(doc: dict[str, Any], filters: history.Filters) -> str:
+    """`stats --money` at 40 columns: each settled night (its nets and who paid whom, as its
+    record keeps them), then what each player paid, won and netted over the sessions played
+    for money, in a night or not."""
+    from referee.render.night import GREEDY, count, signed
+
     money = doc["money"]
-    if not money["nights"]:
-        return "no sessions played for money yet"
-    lines = ["net per night:"]
-    for night in money["nights"]:
-        nets = [f"{n} {_signed(m['net'])}" for n, m in night["players"].items()]
-        lines.append(f"{night['date']} {night['session']}: " + ", ".join(nets)
-                     + f" (sum {_signed(night['sum'])})")  # fmt: skip
-    lines.append("total:")
-    for name, m in money["totals"].items():
-        lines.append(f"  {name} {_signed(m['net'])}: paid {m['paid']}, won {m['won']}")
-    return "\n".join(lines)
+    nights, totals = money["nights"], money["totals"]
+    if not nights and not totals:
+        chosen = filters != history.Filters()
+        return "no money in the sessions chosen" if chosen else "no sessions played for money yet"
+    lines = ["settled nights:" if nights else "settled nights: none"]
+    for night in nights:
+        lines.append(f"{night['date']} {night['name']}")
+        nets = [f"{name} {signed(cents)}" for name, cents in night["nets"].items()]
+        lines.append("  net: " + ", ".join(nets) if nets else "  nobody won or lost")
+        said = [f"{t['payer']} pays {t['payee']} {show(t['cents'])}" for t in night["transfers"]]
+        lines += [f"  {line}" for line in said or ["nobody owes anybody"]]
+        if not night["exact"]:
+            lines.append(f"  {GREEDY}")
+        if night["left_out"]:
+            lines.append(f"  left out: {count(len(night['left_out']), 'game')}")
+    days = sorted(s["date"] for s in money["sessions"] if s["date"])
+    first = filters.since or (days[0] if days else "")
+    last = filters.until or (days[-1] if days else "")
+    span = f", {first or '...'} to {last or '...'}" if first or last else ""
+    if not totals:
+        return "\n".join([*lines, f"per player{span}: no sessions for money"])
+    return "\n".join([*lines, f"per player{span}:", *_totals_lines(totals)])
+
+
+def _totals_lines(totals: dict[str, dict[str, int]]) -> list[str]:
+    """Each player's paid, won and net, lined up in 40 columns (amounts too wide to line up:
+    one line a player)."""
+    from referee.render.cells import cut, ljust, width_of
+    from referee.render.night import signed
+
+    heads = ("paid", "won", "net")
+    cells = [(n, (show(m["paid"]), show(m["won"]), signed(m["net"]))) for n, m in totals.items()]
+    widths = [max(len(head), *(len(c[1][k]) for c in cells)) for k, head in enumerate(heads)]
+    room = min(12, 40 - sum(w + 2 for w in widths))
+    if room < len("player"):
+        return [f"{n}: paid {p}, won {w}, net {t}" for n, (p, w, t) in cells]
+    pad = max(len("player"), *(min(room, width_of(n)) for n, _ in cells))
+
+    def line(name: str, amounts: tuple[str, ...]) -> str:
+        return ljust(name, pad) + "".join(
+            f"  {a:>{w}}" for a, w in zip(amounts, widths, strict=True)
+        )
+
+    return [line("player", heads)] + [line(cut(n, pad, "…"), a) for n, a in cells]
 
 
 def _percent(rate: float | None) -> str:
     return f"{rate:.0%}" if rate is not None else "-"
 
 
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
+def _signed(cents: int) -> str:
+    """Money as the night says it: `+3.50`, `-2`, `0` (never raw cents)."""
+    from referee.render.night import signed
+
+    return signed(cents)
 
 
 def _ordinal(n: int) -> str:

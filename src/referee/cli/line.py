@@ -54,6 +54,7 @@ READING: dict[str, dict[str, tuple[str, str, int]]] = {
         "--json": ("json_out", "flag", 0), "--money": ("money", "flag", 0),
         "--game": ("game", "text", 1), "--ruleset": ("ruleset", "text", 1),
         "--player": ("player", "text", 1), "--since": ("since", "text", 1),
+        "--from": ("first", "text", 1), "--to": ("last", "text", 1),
         "--vs": ("vs", "text", 2),
     },
 }  # fmt: skip

@@ -26,6 +26,7 @@ from referee.night import (
     default_name,
     ledger,
     pick_player,
+    settled_doc,
     settlement,
     start_players,
     with_drink,
@@ -291,17 +292,6 @@ def _stopping(
 
 
 # ---------------------------------------------------------------------------- JSON
-
-
-def settled_doc(done: Settlement) -> dict[str, Any]:
-    """A settlement as JSON: cents, each transfer payer -> payee."""
-    return {
-        "at": done.at,
-        "nets": dict(done.nets),
-        "transfers": [t._asdict() for t in done.transfers],
-        "exact": done.exact,
-        "left_out": list(done.left_out),
-    }
 
 
 def night_doc(night: Night, found: Ledger) -> dict[str, Any]:

@@ -229,8 +229,9 @@ class Cache:
 
 Rows = dict[str, list[tuple[Any, ...]]]
 # The tables of an export a session's bytes decide, and the cells in a row of each (the
-# session's row is kept with a null path: the file's path is not in its bytes).
-ROW_WIDTHS = {"sessions": 9, "players": 4, "events": 7, "results": 8, "tallies": 4}
+# session's row is kept with a null path and a null night: neither the file's path nor the
+# night that lists it is in its bytes).
+ROW_WIDTHS = {"sessions": 10, "players": 4, "events": 7, "results": 8, "tallies": 4}
 
 
 def _are_rows(rows: object, width: int) -> bool:

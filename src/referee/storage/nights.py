@@ -30,6 +30,7 @@ from referee.night import (
     Played,
     check_night_name,
     night_from_doc,
+    night_of_each,
     night_to_doc,
     with_game,
 )
@@ -292,20 +293,24 @@ def latest_night(home: Home) -> tuple[LoadedNight | None, list[str]]:
     return max(found, key=lambda n: (n.night.created, n.night.name)), problems
 
 
-def nights_by_session(home: Home) -> tuple[dict[str, str], list[str]]:
-    """Which night lists each session (by id) and, for a night file that cannot be read, the
-    line saying why (it is skipped: one broken file hides no other night)."""
-    found: dict[str, str] = {}
+def every_night(home: Home) -> tuple[list[Night], list[str]]:
+    """Every night that can be read, by its file's name, and for each night file that cannot
+    be, the line saying why (it is skipped: one broken file hides no other night)."""
+    found: list[Night] = []
     problems: list[str] = []
     for path in night_files(home):
         try:
-            night = load_night(path).night
+            found.append(load_night(path).night)
         except RefereeError as error:
             problems.append(f"skipped {path.name}: {error}")
-            continue
-        for member in night.games:
-            found.setdefault(member.id, night.name)
     return found, problems
+
+
+def nights_by_session(home: Home) -> tuple[dict[str, str], list[str]]:
+    """Which night lists each session (by id) and, for a night file that cannot be read, the
+    line saying why (it is skipped: one broken file hides no other night)."""
+    nights, problems = every_night(home)
+    return night_of_each(nights), problems
 
 
 def night_of(home: Home, session_id: str) -> tuple[str | None, list[str]]:
