@@ -425,3 +425,11 @@ def test_the_solver_prints_melds_that_read_as_printed() -> None:
     assert found.possible
     for meld in found.melds:
         assert k.check_meld(meld.reading).reading == meld.reading
+
+
+@pytest.mark.parametrize("number", range(1, 10))
+def test_the_solver_s_no_fits_a_phone(referee: Runner, number: int) -> None:
+    """A hand no contract can be made of: the verdict is one line of at most 40 columns."""
+    result = referee("kalooki", "solve", str(number), "2H", "3D", "9S", "KC", "5C", "7D")
+    assert result.code == 1 and result.out.endswith(": no, it cannot make it\n")
+    assert max(len(line) for line in result.out.splitlines()) <= 40

@@ -182,7 +182,7 @@ def solve(
         lines.append(f"left: {show(found.left) or 'nothing'} ({found.left_points} points)")
         output.print_wrapped("\n".join(lines))
     else:
-        output.print_text(f"round {round_number} ({wanted.code}): no, this hand cannot make it")
+        output.print_text(f"round {round_number} ({wanted.code}): no, it cannot make it")
     _verdict(found.possible)
 
 
