@@ -518,3 +518,18 @@ def test_the_stats_screen_marks_a_cut_name_and_a_longer_leaderboard(referee: Run
         "    0/1, Konstantinos 0/1, and 1 more",
     ]
     assert max(len(line) for line in text) <= 40
+
+
+@pytest.mark.parametrize(
+    ("game", "names"),
+    [("perudo", ["p1"]), ("liars", ["l1", "p1"]), ("ld", ["l1", "p1"]), ("mia", [])],
+)
+def test_sessions_take_perudo_as_a_game_as_stats_do(
+    referee: Runner, game: str, names: list[str]
+) -> None:
+    """Perudo is named by its ruleset: `sessions --game perudo` lists its games alone."""
+    assert referee("new", "liars", "Ann", "Bob", "--name", "l1").code == 0
+    assert referee("new", "liars", "Ann", "Bob", "--ruleset", "perudo", "--name", "p1").code == 0
+    shown = json.loads(referee("sessions", "--game", game, "--json").out)
+    assert sorted(r["name"] for r in shown) == names
+    assert referee("sessions", "--game", "perudoo").code == 2

@@ -299,6 +299,7 @@ def list_sessions(
         row.update(
             night=nights.get(loaded.session.id),
             game=loaded.session.game,
+            ruleset=history.ruleset_name(loaded.session),
             players=[p.name for p in loaded.session.players],
             status=result.status,
             winners=list(result.winners),
@@ -308,8 +309,12 @@ def list_sessions(
         rows.append(row)
     rows.sort(key=lambda r: r["updated"] or "", reverse=True)
     if game is not None:
-        wanted = games.canonical(game)
-        rows = [r for r in rows if r["game"] == wanted]
+        variant = game.strip().lower()
+        if variant not in games.BY_NAME and any(variant in g.rulesets for g in games.GAMES):
+            rows = [r for r in rows if r.get("ruleset") == variant]  # `--game perudo`
+        else:
+            wanted = games.canonical(game)
+            rows = [r for r in rows if r["game"] == wanted]
     if player is not None:
         who = history.match_player(player, [n for r in rows for n in r["players"]])
         rows = [r for r in rows if who in r["players"]]
