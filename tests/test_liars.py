@@ -695,9 +695,19 @@ def test_the_json_document(referee: Runner) -> None:
     doc = json.loads(referee("show", "--json").out)
     assert set(doc) == {"game", "session", "players", "turn", "bid", "round", "dice_in_play",
                         "palifico", "winner", "events", "house_rules", "money",
-                        "night"}  # fmt: skip
+                        "night", "out_order"}  # fmt: skip
     assert doc["bid"] == {"quantity": 5, "face": 3, "bidder": "Ann"} and doc["turn"] == "Bob"
-    assert doc["players"][0] == {"name": "Ann", "dice": 6, "out": False}
+    assert doc["players"][0] == {"name": "Ann", "nickname": None, "dice": 6, "out": False}
+    assert doc["out_order"] == []
+
+
+def test_the_json_document_says_nicknames_and_who_went_out_first(referee: Runner) -> None:
+    import json
+
+    example = str(Path(__file__).parents[1] / "examples" / "perudo-night.toml")
+    doc = json.loads(referee("show", "--json", "-s", example).out)
+    assert doc["out_order"] == ["Beto", "Carla", "Dani"]  # as its log says them going out
+    assert doc["winner"] == "Ana"
 
 
 def test_a_wide_table_keeps_every_player_with_the_dice_he_lost(

@@ -961,7 +961,11 @@ def summary(state: State) -> dict[str, object]:
     """The documented `show --json` document for a Liar's dice table."""
     return {
         "game": "liars",
-        "players": [{"name": c.name, "dice": c.dice, "out": c.dice == 0} for c in state.cups],
+        "players": [
+            {"name": c.name, "nickname": c.nickname, "dice": c.dice, "out": c.dice == 0}
+            for c in state.cups
+        ],
+        "out_order": [state.name(i) for i in state.out_in_order],
         "turn": None if state.is_over else state.name(state.turn),
         "bid": (
             {
