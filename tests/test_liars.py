@@ -949,3 +949,25 @@ NAMES = (
 def test_hands_print_and_parse_back(hands: list[tuple[str, tuple[int, ...]]]) -> None:
     value = Hands(tuple(hands))
     assert Hands.parse(str(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("call", "count", "held", "right"),
+    [
+        ("call", "4", False, True),  # fewer than five threes: the caller was right
+        ("call", "5", True, False),
+        ("exact", "5", True, True),  # exactly five: a right calza
+        ("exact", "6", False, False),  # a wrong calza: held is false, and so is right
+    ],
+)
+def test_a_call_s_facts_say_whether_the_caller_was_right(
+    referee: Runner, call: str, count: str, held: bool, right: bool
+) -> None:
+    import json
+
+    assert referee("new", "liars", "Ann", "Bob", "Cy", "--ruleset", "perudo").code == 0
+    assert referee("ld", "bid", "5x3").code == 0
+    assert referee("ld", call, count).code == 0
+    fact = json.loads(referee("log", "--json").out)[-1]["facts"][0]
+    assert fact["kind"] == "counted" and fact["exact"] is (call == "exact")
+    assert (fact["held"], fact["right"]) == (held, right)

@@ -288,6 +288,7 @@ class Counted(NamedTuple):
     exact: bool
     held: bool  # the bid was true (for an exact call: the count was exactly the bid)
     wild: bool  # ones were counted for the face
+    right: bool = False  # the caller was right: the bid false, or (exact) exactly so
 
 
 class LostDie(NamedTuple):
@@ -661,7 +662,10 @@ def _call(state: State, event: Call) -> State:
     count = _count(state, event, bid)
     held = count == bid.quantity if event.exact else count >= bid.quantity
     wild = state.wild and bid.face != 1
-    facts: list[Fact] = [Counted(event.by, bid, state.name(bidder), count, event.exact, held, wild)]
+    right = held if event.exact else not held
+    facts: list[Fact] = [
+        Counted(event.by, bid, state.name(bidder), count, event.exact, held, wild, right)
+    ]
     cups = list(state.cups)
     if event.exact:
         cups[i] = replace(cups[i], calzas=cups[i].calzas + 1)
@@ -1004,9 +1008,8 @@ def tally(states: Sequence[State]) -> dict[str, dict[str, int]]:
             match fact:
                 case Bade(by=by):
                     add(by, "bids")
-                case Counted(by=by, exact=exact, held=held):
-                    won = held if exact else not held
-                    add(by, ("exact calls " if exact else "calls ") + ("won" if won else "lost"))
+                case Counted(by=by, exact=exact, right=right):
+                    add(by, ("exact calls " if exact else "calls ") + ("won" if right else "lost"))
                 case LostDie(player=player):
                     add(player, "dice lost")
     return found.counts
