@@ -433,3 +433,12 @@ def test_the_solver_s_no_fits_a_phone(referee: Runner, number: int) -> None:
     result = referee("kalooki", "solve", str(number), "2H", "3D", "9S", "KC", "5C", "7D")
     assert result.code == 1 and result.out.endswith(": no, it cannot make it\n")
     assert max(len(line) for line in result.out.splitlines()) <= 40
+
+
+def test_a_fact_without_fields_is_a_kind_in_json() -> None:
+    """`log --json` writes the reshuffle (a fact with nothing more to say) as its kind, not []."""
+    from referee.games.base import to_json
+    from referee.games.kalooki import engine as kg
+
+    assert to_json(kg.Reshuffled()) == {"kind": "reshuffled"}
+    assert to_json((kg.Reshuffled(), 3)) == [{"kind": "reshuffled"}, 3]

@@ -303,12 +303,12 @@ def to_json(value: object, convert: Callable[[object], object | None] | None = N
         done = convert(value)
         if done is not None:
             return done
-    names: tuple[str, ...] = ()
+    names: tuple[str, ...] | None = None  # None: not a record (a record may have no fields)
     if is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in fields(value))
     elif isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
         names = value._fields
-    if names:
+    if names is not None:
         kind = "".join(f"_{c.lower()}" if c.isupper() else c for c in type(value).__name__)
         table: dict[str, object] = {"kind": kind.lstrip("_")}
         for name in names:
