@@ -971,3 +971,15 @@ def test_a_call_s_facts_say_whether_the_caller_was_right(
     fact = json.loads(referee("log", "--json").out)[-1]["facts"][0]
     assert fact["kind"] == "counted" and fact["exact"] is (call == "exact")
     assert (fact["held"], fact["right"]) == (held, right)
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+def test_the_order_line_names_a_16_character_player_on_turn(
+    referee: Runner, direction: str
+) -> None:
+    """The first name at most 16 characters: the order line says it, however long the table."""
+    table = ["Alexandrabrandts", *[f"P{k}" for k in range(11)]]
+    assert referee("new", "liars", *table, "--direction", direction).code == 0
+    line = next(ln for ln in referee("show").out.splitlines() if ln.startswith("play goes"))
+    way = "down" if direction == "left" else "up"
+    assert line.startswith(f"play goes {way}: Alexandrabrandts, P") and len(line) <= 40

@@ -175,8 +175,11 @@ def _play_goes(state: State, width: int) -> str:
     if width_of(said) <= width:
         return said
     way = "down" if state.direction is Direction.LEFT else "up"
-    head = f"play goes {way} the list: "
-    return head + play_goes(order, width - len(head))
+    for head in (f"play goes {way} the list: ", f"play goes {way}: "):  # a long name: the short
+        names = play_goes(order, width - len(head))
+        if names != "…":
+            break
+    return head + names
 
 
 def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
