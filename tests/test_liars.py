@@ -983,3 +983,23 @@ def test_the_order_line_names_a_16_character_player_on_turn(
     line = next(ln for ln in referee("show").out.splitlines() if ln.startswith("play goes"))
     way = "down" if direction == "left" else "up"
     assert line.startswith(f"play goes {way}: Alexandrabrandts, P") and len(line) <= 40
+
+
+@pytest.mark.parametrize(
+    ("new", "apart"),
+    [
+        (["mia", "Alexander Brandt", "Alexander Braun", *[f"P{k}" for k in range(18)]],
+         ["Alexander…t", "Alexander…n"]),
+        (["liars", "Alexander Brandt=Al", "Alexander Brandy=Bo", *[f"P{k}" for k in range(10)]],
+         ["Alexander Br…l)", "Alexander Br…o)"]),
+    ],
+)  # fmt: skip
+def test_names_cut_on_a_folded_table_stay_apart(
+    referee: Runner, new: list[str], apart: list[str]
+) -> None:
+    """Two names cut alike ('Alexander B…' twice) told nobody which was which: each keeps the
+    end that tells it apart."""
+    assert referee("new", *new).code == 0
+    shown = referee("show").out
+    assert all(cut in shown for cut in apart), shown
+    assert max(len(ln) for ln in shown.splitlines()) <= 40

@@ -5,6 +5,8 @@ so the words of a ruling stay as cheap as they were."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def width_of(text: str) -> int:
     """The screen cells `text` takes: one a character, two for a wide one (CJK, most emoji),
@@ -106,3 +108,28 @@ def wrap_words(text: str, width: int, indent: str = "") -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def cut_apart(texts: Sequence[str], width: int, mark: str = "…") -> list[str]:
+    """Each of `texts` cut to `width` cells (`cut`), but texts that differ stay apart: where two
+    would be cut alike, each keeps its end after the mark, as much of it as tells them apart.
+
+    >>> cut_apart(["Alexander Brandt", "Alexander Braun", "Bob"], 12)
+    ['Alexander…t', 'Alexander…n', 'Bob']
+    >>> cut_apart(["Alexander Brandt", "Alexander Brant"], 12)
+    ['Alexander…dt', 'Alexander…nt']
+    """
+    plain = [cut(t, width, mark) for t in texts]
+    found = list(plain)
+    for i, text in enumerate(texts):
+        alike = [j for j, other in enumerate(texts) if plain[j] == plain[i] and other != text]
+        if not alike:
+            continue
+        for tail in range(1, width - width_of(mark)):
+            pieces = clusters(text)
+            end = "".join(pieces[-tail:])
+            head = cut(text, width - width_of(mark) - width_of(end), "").rstrip()
+            if all(not texts[j].endswith(end) for j in alike):
+                found[i] = head + mark + end
+                break
+    return found

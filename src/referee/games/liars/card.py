@@ -21,7 +21,7 @@ from referee.games.liars.engine import (
     smallest_raises,
 )
 from referee.games.liars.words import play_goes
-from referee.render.cells import cut, ljust, width_of, wrap_words
+from referee.render.cells import cut_apart, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
@@ -108,9 +108,10 @@ def _header(state: State, title: str, width: int) -> Text:
 
 
 def _who(state: State, i: int, room: int) -> str:
-    cup = state.cups[i]
-    who = printable(cup.name) + (f" ({printable(cup.nickname)})" if cup.nickname else "")
-    return cut(who, room, "…")
+    """Seat `i`'s name (and nickname) in `room` cells, cut apart from every other's."""
+    whos = [printable(c.name) + (f" ({printable(c.nickname)})" if c.nickname else "")
+            for c in state.cups]  # fmt: skip
+    return cut_apart(whos, room)[i]
 
 
 def _rows(state: State, wide: bool) -> list[Text]:

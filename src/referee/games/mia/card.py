@@ -12,7 +12,7 @@ from rich.text import Text
 
 from referee.games.mia.engine import Phase, State, announceable, may_pass
 from referee.games.mia.values import chance_at_least
-from referee.render.cells import cut, ljust, width_of
+from referee.render.cells import cut_apart, ljust, width_of
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
@@ -33,9 +33,10 @@ def lives_row(lives: int, start: int) -> str:
 
 
 def _who(state: State, i: int, limit: int = 16) -> str:
-    seat = state.seats[i]
-    who = printable(seat.name) + (f" ({printable(seat.nickname)})" if seat.nickname else "")
-    return cut(who, limit, "…")
+    """Seat `i`'s name (and nickname) in `limit` cells, cut apart from every other's."""
+    whos = [printable(s.name) + (f" ({printable(s.nickname)})" if s.nickname else "")
+            for s in state.seats]  # fmt: skip
+    return cut_apart(whos, limit)[i]
 
 
 def status(state: State, full: bool = True) -> Text:
