@@ -194,3 +194,22 @@ def test_every_pot_is_shared_to_the_last_cent(
     assert sum(found.takes.values()) == purse.pot
     assert sum(found.nets.values()) == 0
     assert all(v >= 0 for v in found.takes.values())
+
+
+@pytest.mark.parametrize(
+    ("names", "extra"),
+    [
+        (["Ann", "Bob", "Cy", "Dee", "Eve"], 1000),  # the bundled Kariki night's: 40 + a comma
+        ([f"P{k}" for k in range(9)], 1000),
+        ([f"Player{k}" for k in range(20)], 5),
+    ],
+)
+def test_the_money_line_breaks_after_a_comma_within_40_cells(names: list[str], extra: int) -> None:
+    """`pot 20 · paid Ann 2, Bob 12, Cy 2, Dee 2,` was 41 cells: the terminal broke it again."""
+    from referee.render.common import money_lines
+    from referee.session import Money
+
+    purse = Purse.start(Stakes(stake=200), names).pay(names[1], extra)
+    lines = [t.plain for t in money_lines(Money(purse, None), names, 40)]
+    assert all(len(line) <= 40 for line in lines), lines
+    assert all(line.endswith(",") for line in lines[:-1]) and len(lines) > 1

@@ -113,10 +113,12 @@ def _wrapped(lines: list[str], width: int) -> list[str]:
     found: list[str] = []
     for line in lines:
         current = ""
-        for part in line.split(", "):
+        parts = line.split(", ")
+        for k, part in enumerate(parts):
             piece = part if not current else f"{current}, {part}"
-            if current and width_of(piece) > width:
-                found.append(current + ",")
+            comma = 1 if k < len(parts) - 1 else 0  # a line broken after it keeps its comma
+            if current and width_of(piece) + comma > width:
+                found.append(cut(current + ",", width, "…"))
                 current = "  " + part
             else:
                 current = piece
