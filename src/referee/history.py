@@ -96,6 +96,39 @@ def log_times(stored: Sequence[str | None]) -> list[str]:
     return shown
 
 
+def utc(stored: object) -> str:
+    """A stored time as UTC to the millisecond, `2026-11-29T21:04:00.000+00:00` (text that
+    sorts in time order, whatever zone or precision the file wrote), or '' if it is not one."""
+    from datetime import UTC
+
+    found = event_time(stored) if isinstance(stored, str) else None
+    return "" if found is None else found.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def play_span(session: Session) -> tuple[str, str]:
+    """When play began and ended: the UTC times (`utc`) of the first and the last event that
+    carry one ('' for none). An undone event is not play."""
+    times = [t for t in (utc(e.get(TIME_KEY)) for e in session.events) if t]
+    return (times[0], times[-1]) if times else ("", "")
+
+
+def minutes(began: str, ended: str) -> int | None:
+    """The whole minutes from `began` to `ended` (`play_span`), rounded; None without both."""
+    if not (began and ended):
+        return None
+    first, last = event_time(began), event_time(ended)
+    return max(0, round((last - first).total_seconds() / 60))
+
+
+def duration(began: str, ended: str) -> str:
+    """A play time as a person reads it: `45m`, `2h05`; '' when unknown."""
+    total = minutes(began, ended)
+    if total is None:
+        return ""
+    hours, mins = divmod(total, 60)
+    return f"{hours}h{mins:02d}" if hours else f"{mins}m"
+
+
 def parse_day(text: str, option: str = "--since") -> str:
     """A day typed as `2026-11-01`, or `UsageError` saying how to write one."""
     from datetime import date
@@ -436,6 +469,8 @@ class Summary:
     shared: list[int] = field(default_factory=list)  # the game's places, if some share one
     events: int = 0  # how many events it summarises
     seated: list[str] = field(default_factory=list)  # at the table at the end, if not `players`
+    began: str = ""  # the first event's time (`utc`), '' if none carries one
+    ended: str = ""  # the last event's time: when a finished session finished
 
     def agrees_with(self, session: Session) -> bool:
         """Whether this is a summary of `session` as its file holds it now (issue 18: a kept
@@ -530,7 +565,7 @@ class Summary:
         return summary
 
 
-_SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated")
+_SUMMARY_TEXT = ("id", "name", "game", "ruleset", "created", "updated", "began", "ended")
 _SUMMARY_LISTS = ("players", "winners", "standings", "seated")
 _SUMMARY_KEPT = (*_SUMMARY_TEXT, *_SUMMARY_LISTS, "finished", "provisional", "tally", "shared",
                  "events")  # fmt: skip
@@ -579,6 +614,7 @@ def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
     standings += [n for n in players if n not in standings]  # every seat has a place
     if shared:
         shared += [len(shared) + 1 + k for k in range(len(standings) - len(shared))]
+    began, ended = play_span(session)
     return Summary(
         id=session_id(session),
         name=session.name,
@@ -595,6 +631,8 @@ def summarise(session: Session, after: Sequence[Any] | None = None) -> Summary:
         shared=shared,
         events=len(session.events),
         seated=players if players != named else [],
+        began=began,
+        ended=ended,
     )
 
 

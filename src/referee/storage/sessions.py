@@ -39,7 +39,9 @@ def now() -> str:
             return datetime.fromisoformat(fixed).astimezone(UTC).isoformat()
         except ValueError:
             raise UsageError(f"{CLOCK_ENV} must be an ISO time, not {quote(fixed)}") from None
-    return datetime.now(UTC).replace(microsecond=0).isoformat()
+    # to the millisecond: two matches a script plays within one second still finish in order
+    # (ratings replay sessions by their finishing time, RULES 8)
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def load(path: Path, cache: Cache | None = None) -> Loaded:
