@@ -745,8 +745,10 @@ class Filters:
 
 def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
     """The sessions stats count: each identity once, those `filters` keep, oldest first."""
-    once = unique_by_id(summaries, lambda s: s.id, lambda s: (s.updated, len(s.name), s.name))
-    found = [s for s in once if filters.keep(s)]
+    from referee.league import once
+
+    kept, _ = once(summaries)  # a copy counts once: the finished file with the most events
+    found = [s for s in kept if filters.keep(s)]
     return sorted(found, key=lambda s: (s.played, s.id))
 
 

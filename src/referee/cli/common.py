@@ -111,9 +111,9 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
 
 
 def every_session(ctx: typer.Context) -> list[storage.Loaded]:
-    """Every session in the data folder that loads, each identity once (a night imported twice
-    counts once: the copy changed first, under the shortest name, is kept); one that does not
-    load is skipped with a warning line naming its file."""
+    """Every session in the data folder that loads, each identity once (a copy counts once:
+    the finished file with the most events is kept, as `league.once` keeps it); one that does
+    not load is skipped with a warning line naming its file."""
     from referee.history import session_id, unique_by_id
 
     space = workspace(ctx)
@@ -126,7 +126,11 @@ def every_session(ctx: typer.Context) -> list[storage.Loaded]:
     return unique_by_id(
         found,
         lambda loaded: session_id(loaded.session),
-        lambda loaded: (loaded.session.updated, len(loaded.path.name), loaded.path.name),
+        lambda loaded: (
+            not loaded.session.engine.outcome(loaded.state).finished,
+            -len(loaded.session.events),
+            loaded.path.name,
+        ),
     )
 
 

@@ -289,19 +289,20 @@ def import_session(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A JSON export.")],
     name: NameOpt = None,
     as_copy: Annotated[
-        bool, typer.Option("--as-copy", help="Import a session that is here already, anew.")
+        bool,
+        typer.Option("--as-copy", help="Import a session that is here already as a copy."),
     ] = False,
 ) -> None:
     """Import a JSON export.
 
     It becomes a new session that replays to the same state; a file that does not replay is
     refused with the event number, and nothing is written. A session already in the data
-    folder (the same id) is refused unless --as-copy gives it a new id.
+    folder (the same id) is refused unless --as-copy: then it is a copy, another file of the
+    same session, and counts once in stats, ratings and seasons (the finished file with the
+    most events counts; sessions names the other a copy).
     """
     import json
     from dataclasses import replace
-
-    from referee.session import new_id
 
     raw = storage.read_bytes(file, "JSON export")
     where = storage.shown(file)
@@ -315,9 +316,7 @@ def import_session(
     except RefereeError as error:
         raise StorageError(f"{where}, {error}") from None
     space = workspace(ctx)
-    if as_copy:
-        session = replace(session, id=new_id())
-    else:  # an export from before ids carries its derived id, as its file does
+    if not as_copy:  # an export from before ids carries its derived id, as its file does
         for path in storage.session_files(space.home):
             try:
                 held = storage.read_bytes(path, "session file")
@@ -327,7 +326,7 @@ def import_session(
             if here == session.id:
                 raise UsageError(
                     f"{printable(file.name)} is already here as {path.stem}:"
-                    " add --as-copy to import it again as another session"
+                    " add --as-copy to import it again as a copy (it counts once)"
                 )
     new_name = check_session_name(name or session.name or "imported")
     session = replace(session, name=new_name)
