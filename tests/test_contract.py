@@ -115,9 +115,11 @@ def test_sessions_json_lists_outcomes_newest_first(referee: Runner, home: Path) 
         "status",
         "winners",
         "updated",
+        "minutes",
         "path",
         "night",
     }
+    assert friday["minutes"] == 0  # one event: no play time yet
     assert friday["night"] is None  # started while no night was open
     assert (friday["game"], friday["status"], friday["winners"]) == ("kariki", "playing", [])
     assert friday["players"] == ["Ann", "Bob", "Cy"]

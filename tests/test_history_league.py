@@ -464,7 +464,8 @@ def test_a_league_imported_twice_counts_once(referee: Runner, home: Path, tmp_pa
     nights = league_nights(home)
     once = everything(referee, tmp_path / "once.db")
     assert once[0]["sessions"] == 200  # type: ignore[index]
-    assert {p["name"] for p in once[1]["players"]}  # type: ignore[index]  # a rated match in there
+    kr = once[1]["games"]["kiriki"]  # type: ignore[index]
+    assert {p["name"] for p in kr["players"]}  # a rated match in there
     for path in nights:  # the same files again under other names: what a second import keeps
         shutil.copy(path, path.with_name(f"again-{path.name}"))
     dump = tmp_path / "n000.json"

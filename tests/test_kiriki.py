@@ -373,7 +373,7 @@ def test_ratings_come_from_the_saved_ranked_matches(
     referee("new", "kiriki", "Dee", "Eve", "--ranked", "--name", "unfinished")
     (home / "sessions" / "broken.toml").write_text("schema = 1\n")
     result = referee("ratings", "--json")
-    rows = json.loads(result.out)["players"]
+    rows = json.loads(result.out)["games"]["kiriki"]["players"]
     assert [r["name"] for r in rows] == ["Ann", "Cy", "Bob"]
     assert rows[0] == {"name": "Ann", "kr": 1531, "matches": 2, "wins": 2, "losses": 0}
     assert result.err.count("warning: skipped broken.toml") == 1

@@ -56,7 +56,7 @@ def three_matches(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
 def kr_doc(referee: Runner) -> dict[str, Any]:
     result = referee("ratings", "--json")
     assert result.code == 0, result
-    doc: dict[str, Any] = json.loads(result.out)
+    doc: dict[str, Any] = json.loads(result.out)["games"]["kiriki"]  # KR's part
     return doc
 
 
@@ -153,8 +153,7 @@ def test_a_tie_in_time_goes_to_the_earlier_session_then_the_id(
 
 def test_ratings_help_says_the_order(referee: Runner) -> None:
     said = " ".join(referee("ratings", "--help").out.split())
-    assert "in the order they ended: the time of the event that ended each, then the" in said
-    assert "session's creation, then its id" in said
+    assert "in the order they finished: the time of the event that ended each" in said
     readme = " ".join(README.read_text().split())
     assert "in the order they ended: the time of the event that ended each" in readme
 
@@ -201,10 +200,10 @@ def test_ratings_history_and_head_to_head_at_40_columns(
     assert kr_now == {"Ann": 1482, "Bob": 1517, "Cy": 1501} and sum(kr_now.values()) == 4500
     table = referee("ratings").out
     assert table == "\n".join([
-        "player              KR  won lost",
-        "Bob               1517    2    1",
-        "Cy                1501    1    1",
-        "Ann               1482    1    2",
+        "Kiriki (KR)             KR   won lost",
+        "Bob                   1517     2    1",
+        "Cy                    1501     1    1",
+        "Ann                   1482     1    2",
         "",
         "head to head",
         "             Ann  1 - 1  Bob",
@@ -212,7 +211,8 @@ def test_ratings_history_and_head_to_head_at_40_columns(
         "             Bob  1 - 0  Cy",
     ]) + "\n"  # fmt: skip
     history = referee("ratings", "--history").out
-    assert history.splitlines()[:6] == [
+    assert history.splitlines()[:7] == [
+        "Kiriki (KR)",
         "2026-11-29 m1",
         "  Ann beat Bob 0-0, Bob resigned",
         "  Ann 1516 (+16), Bob 1484 (-16)",
@@ -227,9 +227,8 @@ def test_no_ranked_matches_fits_40_columns_without_cutting_a_word(referee: Runne
     out = referee("ratings").out
     assert max(len(line) for line in out.splitlines()) <= 40
     assert " ".join(out.split()) == (
-        "no ranked Kiriki matches yet; start one with: referee new kiriki A B --ranked"
+        "no finished sessions to rate yet; ratings come from finished sessions"
     )
-    assert "referee new kiriki A B --ranked" in out.splitlines()[-1]
 
 
 def test_the_json_document_is_documented(
@@ -482,8 +481,11 @@ def test_ratings_and_stats_keep_their_columns_with_names_of_wide_characters(
     referee("new", "kiriki", wide, "Bob", "--first", "Bob", "--ranked", "--name", "one")
     assert referee("kr", "resign", "Bob").code == 0
     table = referee("ratings").out.splitlines()[:3]
-    assert table[1:] == ["王小明王小明王小  1516    1    0", "Bob               1484    0    1"]
-    assert [cell_len(line) for line in table] == [32, 32, 32]
+    assert table[1:] == [
+        "王小明王小明王小明王  1516     1    0",
+        "Bob                   1484     0    1",
+    ]
+    assert [cell_len(line) for line in table] == [37, 37, 37]
     assert referee("ratings").out.splitlines()[-1] == "             Bob  0 - 1  王小明王小明王"
     rows = referee("stats").out.splitlines()[1:4]
     # a cut name ends in … (a wide letter that would straddle the column goes)
@@ -507,7 +509,7 @@ def test_ratings_head_to_head_history_and_stats_fit_40_columns_at_the_name_limit
         out = referee(*args).out.splitlines()
         assert [line for line in out if cell_len(line) > 40] == [], args
     assert referee("ratings").out.splitlines()[-1] == "Abcdefghijklmnop  0 - 1  王小明王小明王"
-    assert referee("ratings", "--history").out.splitlines()[1:3] == [
+    assert referee("ratings", "--history").out.splitlines()[2:4] == [
         "  王小明王小明 beat Abcdefghijkl 0-0,",
         "    Abcdefghijkl resigned",
     ]

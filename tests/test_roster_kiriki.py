@@ -251,7 +251,7 @@ def test_a_taken_over_match_is_rated_and_rematched_by_who_finished_it(
     loaded = storage.load(session_file(home, "duel"))
     assert [(m.winner, m.loser) for m in matches([loaded])] == [("Ann", "Eve")]
     rated = json.loads(referee("ratings", "--json").out)
-    assert {p["name"] for p in rated["players"]} == {"Ann", "Eve"}
+    assert {p["name"] for p in rated["games"]["kiriki"]["players"]} == {"Ann", "Eve"}
     assert referee("kr", "rematch", "--name", "again").code == 0
     again = storage.load(session_file(home, "again"))
     assert [p.name for p in again.session.players] == ["Ann", "Eve"]

@@ -117,14 +117,20 @@ def minutes(began: str, ended: str) -> int | None:
     if not (began and ended):
         return None
     first, last = event_time(began), event_time(ended)
-    return max(0, round((last - first).total_seconds() / 60))
+    if first is None or last is None:
+        return None
+    seconds: float = (last - first).total_seconds()
+    return max(0, round(seconds / 60))
 
 
 def duration(began: str, ended: str) -> str:
     """A play time as a person reads it: `45m`, `2h05`; '' when unknown."""
     total = minutes(began, ended)
-    if total is None:
-        return ""
+    return "" if total is None else duration_of(total)
+
+
+def duration_of(total: int) -> str:
+    """Whole minutes as a person reads them: `45m`, `2h05`."""
     hours, mins = divmod(total, 60)
     return f"{hours}h{mins:02d}" if hours else f"{mins}m"
 

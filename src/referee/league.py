@@ -11,14 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from referee.history import Summary, places
+from referee.history import Summary, places, utc
 
 # ---------------------------------------------------------------------------- one session, once
 
 
 def copy_rank(summary: Summary) -> tuple[Any, ...]:
     """Which of the files holding one session counts (the lowest): the finished one, then the
-    one with the most events, then what its file says (never where the file lies)."""
+    one with the most events, the one that ended last, then what its file says (never where
+    the file lies or what it is called)."""
     return (
         not summary.decided,
         not summary.finished,
@@ -26,6 +27,7 @@ def copy_rank(summary: Summary) -> tuple[Any, ...]:
         not summary.ended,
         _negated(summary.ended),
         summary.standings,
+        utc(summary.updated),  # the same play twice: the file saved first (a copy is saved later)
         summary.name,
     )
 
@@ -52,8 +54,6 @@ def once(summaries: Iterable[Summary]) -> tuple[list[Summary], list[Summary]]:
 def finish_key(summary: Summary) -> tuple[str, str, str]:
     """Where a session stands in the order sessions finished: the finishing event's time, then
     when its play began (the session whose events came first), then its id."""
-    from referee.history import utc
-
     last = summary.ended or utc(summary.updated) or utc(summary.created)
     return (last, summary.began or utc(summary.created), summary.id)
 
@@ -204,7 +204,7 @@ def rate(summaries: Iterable[Summary]) -> dict[str, Pool]:
 
 def _start(model: Any) -> int:
     fresh = model.rating()
-    return round(fresh.mu - 3 * fresh.sigma)
+    return round(float(fresh.mu) - 3 * float(fresh.sigma))
 
 
 def _placed(summary: Summary) -> list[tuple[str, int]]:
@@ -267,7 +267,8 @@ def night_of(summary: Summary) -> str:
     found = event_time(summary.began or summary.played)
     if found is None:
         return ""
-    return (found.astimezone() - timedelta(hours=6)).date().isoformat()
+    day: str = (found.astimezone() - timedelta(hours=6)).date().isoformat()
+    return day
 
 
 def standings(season: Season, summaries: Iterable[Summary]) -> tuple[list[Standing], list[str]]:

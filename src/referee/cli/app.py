@@ -277,7 +277,6 @@ def list_sessions(
     space = workspace(ctx)
     current = storage.current_ref(space.home)
     rows: list[dict[str, Any]] = []
-    first_of: dict[str, str] = {}  # session id -> the first file holding it
     nights, unreadable = storage.nights_by_session(space.home)
     for line in unreadable:
         output.warning_line(line)
@@ -293,10 +292,21 @@ def list_sessions(
             rows.append(row)
             continue
         result = loaded.session.engine.outcome(loaded.state)
-        original = first_of.setdefault(loaded.session.id, path.stem)
-        if original != path.stem:  # a file copied by hand: one session, counted once
-            row["copy_of"] = original
+        began, ended = history.play_span(loaded.session)
+        row["id"] = loaded.session.id
+        row["rank"] = (
+            not (result.finished and not result.provisional),
+            not result.finished,
+            -len(loaded.session.events),
+            not ended,
+            [-ord(c) for c in ended],
+            history.utc(loaded.session.updated),
+            path.stem != loaded.session.name,  # a file copied by hand or synced keeps the name
+            len(path.stem),
+            path.stem,
+        )  # which of the files holding one session counts: as `league.copy_rank` ranks them
         row.update(
+            minutes=history.minutes(began, ended),
             night=nights.get(loaded.session.id),
             game=loaded.session.game,
             ruleset=history.ruleset_name(loaded.session),
@@ -307,6 +317,14 @@ def list_sessions(
             played=loaded.session.created or loaded.session.updated,
         )
         rows.append(row)
+    counted: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if "rank" in row and ("id" not in counted.get(row["id"], {}) or
+                              row["rank"] < counted[row["id"]]["rank"]):  # fmt: skip
+            counted[row["id"]] = row
+    for row in rows:  # a copy (by hand, a sync conflict, an import --as-copy) counts once
+        if "rank" in row and counted[row["id"]] is not row:
+            row["copy_of"] = counted[row["id"]]["name"]
     rows.sort(key=lambda r: r["updated"] or "", reverse=True)
     if game is not None:
         variant = game.strip().lower()
@@ -321,8 +339,9 @@ def list_sessions(
     if first_day is not None:
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
-        keys = ("name", "game", "players", "status", "winners", "updated", "path", "night")
-        extra = ("copy_of",)  # only on a hand copy of another file
+        keys = ("name", "game", "players", "status", "winners", "updated", "minutes", "path",
+                "night")  # fmt: skip
+        extra = ("copy_of",)  # only on a copy of another file
         output.print_json(
             [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
         )
@@ -343,6 +362,11 @@ def list_sessions(
         if r["night"] is not None:  # beside the name when it fits, else under it
             said = f"night {r['night']}"
             fits = len(head) + 2 + len(said) <= min(output.width(), 40)
+            head += f"  {said}" if fits else f"\n    {said}"
+        if r["minutes"]:  # the play time, first event to last, beside the name when it fits
+            said = f"played {history.duration_of(r['minutes'])}"
+            last = head.rsplit("\n", 1)[-1]
+            fits = len(last) + 2 + len(said) <= min(output.width(), 40)
             head += f"  {said}" if fits else f"\n    {said}"
         lines.append(
             f"{head}\n    {r['game']}, {status[r['status']]}, {when}\n    {', '.join(r['players'])}"
@@ -489,6 +513,7 @@ SHARED: dict[str, Callable[..., None]] = {
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 NIGHT = "night"  # in referee.cli.night: a night's games, money and rounds
+LEAGUE = ("ratings",)  # in referee.cli.league: ratings for every game
 
 
 def make_app(
@@ -528,6 +553,12 @@ def make_app(
         from referee.cli.serve import serve as serve_command
 
         app.command(SERVE)(serve_command)
+    if chosen is None or chosen.intersection(LEAGUE):
+        from referee.cli import league
+
+        for name in LEAGUE:
+            if chosen is None or name in chosen:
+                app.command(name)(getattr(league, name))
     if chosen is None or NIGHT in chosen:
         from referee.cli.night import app as night_app
 
@@ -553,8 +584,6 @@ def make_app(
         app.add_typer(sub, name=game.name, help=game.about)
         for alias in game.aliases:
             app.add_typer(sub, name=alias, hidden=True)
-        for top in game.commands:
-            app.command(top)(getattr(module, top))
     if chosen is None or "new" in chosen:
         app.add_typer(new_app, name="new")
     return app
@@ -614,10 +643,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
         return [games.BY_NAME[words[1].lower()]]
     if first.lower() in games.BY_NAME:
         return [games.BY_NAME[first.lower()]]
-    owner = [g for g in games.GAMES if first in g.commands]
-    if owner:
-        return owner
-    if first in SHARED or first in HISTORY or first in ("rules", SERVE, NIGHT):
+    if first in SHARED or first in HISTORY or first in LEAGUE or first in ("rules", SERVE, NIGHT):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -626,10 +652,8 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE, NIGHT) else None
-    own = first and (
-        first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
-    )
+    named = first if first in (*SHARED, *HISTORY, *LEAGUE, "rules", "new", SERVE, NIGHT) else None
+    own = first and first.lower() in games.BY_NAME
     only = "" if own else named
     game_command = (
         words[1] if first and own and len(words) > 1 and first.lower() in games.BY_NAME else None

@@ -110,10 +110,10 @@ def session_state(ctx: typer.Context, ref: str | None, game: str) -> Any | None:
     return loaded.state
 
 
-def every_session(ctx: typer.Context) -> list[storage.Loaded]:
+def every_session(ctx: typer.Context, *, warn: bool = True) -> list[storage.Loaded]:
     """Every session in the data folder that loads, each identity once (a copy counts once:
     the finished file with the most events is kept, as `league.once` keeps it); one that does
-    not load is skipped with a warning line naming its file."""
+    not load is skipped, with a warning line naming its file unless not `warn`."""
     from referee.history import session_id, unique_by_id
 
     space = workspace(ctx)
@@ -122,7 +122,8 @@ def every_session(ctx: typer.Context) -> list[storage.Loaded]:
         try:
             found.append(storage.load(path, space.cache))
         except RefereeError as error:
-            output.warning_line(f"skipped {path.name}: {error}")
+            if warn:
+                output.warning_line(f"skipped {path.name}: {error}")
     return unique_by_id(
         found,
         lambda loaded: session_id(loaded.session),

@@ -36,8 +36,10 @@ class GameInfo(NamedTuple):
     render: str | None  # module with `card` and `card_lines` (Rich)
     words: str | None  # module with `words(ruling)` (no Rich, for --json paths)
     after: str | None = None  # `module:function` saying a line under the card after an action
-    commands: tuple[str, ...] = ()  # top-level commands the CLI module adds: `referee ratings`
     stake_key: str = "stake"  # the ruleset key `new --stake` sets (Kariki's is `buy_in`)
+    # `module:function` giving the game's own part of `referee ratings` (Kiriki's KR); None:
+    # OpenSkill from its sessions' places (`referee.league`)
+    rating: str | None = None
 
     @property
     def has_sessions(self) -> bool:
@@ -89,7 +91,7 @@ GAMES: tuple[GameInfo, ...] = (
         render="referee.games.kiriki.card",
         words="referee.games.kiriki.words",
         after="referee.games.kiriki.kr:after",
-        commands=("ratings",),
+        rating="referee.games.kiriki.cli:kr_ratings",
     ),
     GameInfo(
         name="kalooki",

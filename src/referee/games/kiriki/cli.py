@@ -1,4 +1,4 @@
-"""`referee new kiriki`, the odds, the rematch, `referee ratings`, and the shell's prompt and
+"""`referee new kiriki`, the odds, the rematch, KR in `referee ratings`, and the shell's prompt and
 words: two-player matches, typed as they happen (the actions are declared on their events,
 `games.kiriki.engine`)."""
 
@@ -10,7 +10,6 @@ import typer
 
 from referee.cli import output
 from referee.cli.common import (
-    JsonOpt,
     NameOpt,
     SessionOpt,
     ShellPlugin,
@@ -93,45 +92,40 @@ def rematch(ctx: typer.Context, name: NameOpt = None, session: SessionOpt = None
 # ---------------------------------------------------------------------------- KR ratings
 
 
-def ratings(
-    ctx: typer.Context,
-    history: Annotated[
-        bool, typer.Option("--history", help="Every rated match and the KR it moved.")
-    ] = False,
-    json_out: JsonOpt = False,
-) -> None:
-    """Kiriki KR ratings.
+def kr_ratings(
+    ctx: typer.Context, *, history: bool, top: int | None
+) -> tuple[str, dict[str, object]]:
+    """KR's part of `referee ratings` (RULES 3): its text at 40 columns ('' when no ranked
+    match is finished; `top` players at most, else every one and each pair's head to head;
+    with `history` each match and what it changed) and its JSON document.
 
-    Every player's KR (Elo), matches, wins and losses, and each pair's head-to-head, from the
-    finished ranked matches in the data folder (each counted once; Ann and ann are one
-    player); derived afresh every time, never stored. KR replays the matches in the order
-    they ended: the time of the event that ended each, then the session's creation, then its
-    id. --history lists each match and what it changed.
-    """
-    found = kiriki.kr_history(list(matches(every_session(ctx))))
+    Every player's KR (Elo), matches, wins and losses, from the finished ranked matches in the
+    data folder (each counted once; Ann and ann are one player), derived afresh every time and
+    replayed in the order the matches ended: the time of the event that ended each, then the
+    session's creation, then its id."""
+    # a file that does not load is skipped: `referee ratings` has said so once already
+    found = kiriki.kr_history(list(matches(every_session(ctx, warn=False))))
     table = kiriki.ratings(found)
     pairs = kiriki.head_to_head(found)
-    if json_out:
-        output.print_json(ratings_document(found, table, pairs))
-        return
+    document = ratings_document(found, table, pairs)
     if not table:
-        output.print_text(
-            "no ranked Kiriki matches yet; start one\nwith: referee new kiriki A B --ranked"
-        )
-        return
+        return "", document
     if history:
-        output.print_wrapped("\n".join(_history_lines(found)))  # 40 columns, names wrapped
-        return
+        return "\n".join(["Kiriki (KR)", *_history_lines(found)]), document
     from referee.render.cells import cut, ljust
 
-    lines = ["player              KR  won lost"]
+    lines = [f"{'Kiriki (KR)':<20} {'KR':>5} {'won':>5} lost"]
+    shown = table if top is None else table[:top]
     lines += [
-        f"{ljust(cut(printable(r.name), 16), 16)} {r.kr:>5} {r.wins:>4} {r.losses:>4}"
-        for r in table
+        f"{ljust(cut(printable(r.name), 20), 20)} {r.kr:>5} {r.wins:>5} {r.losses:>4}"
+        for r in shown
     ]
-    lines += ["", "head to head"]
-    lines += [_pair_line(p) for p in pairs]
-    output.print_text("\n".join(lines))
+    if len(shown) < len(table):
+        lines.append(f"  +{len(table) - len(shown)} more: ratings --game kiriki")
+    if top is None and pairs:
+        lines += ["", "head to head"]
+        lines += [_pair_line(p) for p in pairs]
+    return "\n".join(lines), document
 
 
 def _pair_line(pair: kiriki.HeadToHead) -> str:
@@ -162,8 +156,9 @@ def _history_lines(found: list[kiriki.Rated]) -> list[str]:
 def ratings_document(
     found: list[kiriki.Rated], table: list[kiriki.Record], pairs: list[kiriki.HeadToHead]
 ) -> dict[str, object]:
-    """The documented `ratings --json` document (README: "referee ratings --json")."""
+    """KR's documented part of `ratings --json` (README: "referee ratings --json")."""
     return {
+        "rating": "KR",
         "order": ["finished", "created", "id"],
         "players": [r._asdict() for r in table],
         "head_to_head": [{"players": list(p.players), "wins": list(p.wins)} for p in pairs],
