@@ -203,6 +203,7 @@ class Placed(NamedTuple):
     id: str
     created: str
     updated: str
+    events: int
 
     @property
     def played(self) -> str:
@@ -213,8 +214,8 @@ class Placed(NamedTuple):
 def export_order(
     home: storage.Home, cache: storage.Cache, *, workers: int = 1
 ) -> tuple[list[Path], list[str]]:
-    """The session files an export writes, in its order (each identity once, the copy ranked
-    first by its last change and its file's name; oldest first), and a line for each file
+    """The session files an export writes, in its order (each identity once: of copies the one
+    with the most events, then the one saved first, then by its file's name; oldest first), and a line for each file
     skipped (in the order of the files).
 
     A file whose rows are kept for its bytes is placed by the facts of its head (no replay, no
@@ -237,7 +238,9 @@ def export_order(
             except RefereeError:
                 pass  # kept rows of a file that does not parse: its replay says why
             else:
-                outcome.append(Placed(path, facts.id, facts.created, facts.updated))
+                outcome.append(
+                    Placed(path, facts.id, facts.created, facts.updated, facts.events)
+                )
                 continue
         missed.append(len(outcome))
         outcome.append(None)  # placed below from its replay, or its skip line
@@ -245,10 +248,12 @@ def export_order(
     for k, made in zip(missed, replayed, strict=True):
         done = made if isinstance(made, str) else made[1]
         outcome[k] = done if isinstance(done, str) else Placed(
-            paths[k], done.id, done.created, done.updated)  # fmt: skip
+            paths[k], done.id, done.created, done.updated, done.events)  # fmt: skip
     placed = [p for p in outcome if isinstance(p, Placed)]
-    chosen = history.unique_by_id(
-        placed, lambda p: p.id, lambda p: (p.updated, len(p.path.name), p.path.name)
+    chosen = history.unique_by_id(  # of copies, the one with the most events (`league.once`)
+        placed,
+        lambda p: p.id,
+        lambda p: (-p.events, history.utc(p.updated), len(p.path.name), p.path.name),
     )
     chosen.sort(key=lambda p: (p.played, p.id))
     return [p.path for p in chosen], [line for line in outcome if isinstance(line, str)]
