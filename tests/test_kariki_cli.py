@@ -209,3 +209,30 @@ def test_an_action_while_a_buyback_is_open_says_who_leads_not_who_won(referee: R
     assert "Ann leads" in refused.err and "settle" in refused.err and "won" not in refused.err
     assert referee("kariki", "settle").code == 0
     assert "Ann won" in referee("kariki", "claim", "9").err
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (("slash", "Bob", "drop", "--seconds", "25", "--seconds", "15"),
+         "--seconds given twice (25 and 15): give it once; for two, type the action twice"),
+        (("slash", "Bob", "--count", "2", "--count", "3"), "--count given twice (2 and 3)"),
+        (("slash", "Bob", "--count", "1", "--count", "1", "--count", "1"),
+         "--count given 3 times (1 and 1 and 1)"),
+        (("claim", "9", "--by", "Ann", "--by", "Bob"), "--by given twice (Ann and Bob)"),
+    ],
+)  # fmt: skip
+def test_an_option_given_twice_is_refused_not_half_counted(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, line: tuple[str, ...], said: str
+) -> None:
+    """`slash Bob drop --seconds 25 --seconds 15` (two dropped dice) counted the last alone: 2
+    slashes where the table meant 5. Refused in one line, in the shell too, nothing written."""
+    assert referee(*START).code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", *line)
+    assert result.code == 2 and result.err == f"error: {said}" + result.err[7 + len(said):]
+    assert result.err.count("\n") == 1 and session_file(home).read_bytes() == before
+    monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
+    shell = referee("shell")
+    assert said in shell.err and "Traceback" not in shell.err
+    assert session_file(home).read_bytes() == before

@@ -44,17 +44,23 @@ def command(game: games.GameInfo, action: Action) -> Callable[..., None]:
 
     def callback(ctx: typer.Context, **values: Any) -> None:
         session = values.pop("session", None)
+        for p in action.options:
+            if p.kind in ("text", "number"):
+                values[p.name] = _once(p, values[p.name])
         act(ctx, session, acting.maker(action, values))
         acting.after(game, workspace(ctx))
 
     parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=typer.Context)]  # fmt: skip
     for p in (*action.words, *action.options):
+        kind = _type(p)
+        if p.option is not None and p.kind in ("text", "number"):  # every time given: `_once`
+            kind = _MANY[p.kind]
         parameters.append(
             inspect.Parameter(
                 p.name,
                 inspect.Parameter.KEYWORD_ONLY,
-                annotation=Annotated[_type(p), _typer_param(game, action, p)],
+                annotation=Annotated[kind, _typer_param(game, action, p)],
                 default=False if p.kind == "flag" else ... if p.required else None,
             )
         )
@@ -141,8 +147,27 @@ def _signed(
     return callback
 
 
+def _once(p: Param, given: list[Any] | None) -> Any:
+    """An option's one value: given twice (`--seconds 25 --seconds 15`), Click would keep the
+    last without a word; it is refused, as the table meant something the action cannot hold."""
+    if not given:
+        return None
+    if len(given) > 1:
+        times = "twice" if len(given) == 2 else f"{len(given)} times"
+        values = " and ".join(str(v)[:20] for v in given[:3])
+        raise UsageError(
+            f"{p.option} given {times} ({values}): give it once;"
+            " for two, type the action twice"
+        )
+    return given[0]
+
+
+_BASE: dict[str, Any] = {"text": str, "number": int, "words": list[str], "flag": bool}
+_MANY: dict[str, Any] = {"text": list[str] | None, "number": list[int] | None}
+
+
 def _type(p: Param) -> Any:
-    base: Any = {"text": str, "number": int, "words": list[str], "flag": bool}[p.kind]
+    base: Any = _BASE[p.kind]
     return base if p.kind == "flag" or p.required else base | None
 
 

@@ -215,8 +215,8 @@ def export_order(
     home: storage.Home, cache: storage.Cache, *, workers: int = 1
 ) -> tuple[list[Path], list[str]]:
     """The session files an export writes, in its order (each identity once: of copies the one
-    with the most events, then the one saved first, then by its file's name; oldest first), and a line for each file
-    skipped (in the order of the files).
+    with the most events, then the one saved first, then by its file's name; oldest first),
+    and a line for each file skipped (in the order of the files).
 
     A file whose rows are kept for its bytes is placed by the facts of its head (no replay, no
     summary); the others are replayed (over the cores when there are many) and their rows
