@@ -117,7 +117,8 @@ def minutes(began: str, ended: str) -> int | None:
     if not (began and ended):
         return None
     first, last = event_time(began), event_time(ended)
-    return max(0, round((last - first).total_seconds() / 60))
+    seconds: float = (last - first).total_seconds()  # `event_time` is untyped (Any)
+    return max(0, round(seconds / 60))
 
 
 def duration(began: str, ended: str) -> str:
