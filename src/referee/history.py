@@ -222,12 +222,19 @@ def csv_text(session: Session, *, scores: bool = False) -> str:
 
 
 def json_document(session: Session, session_doc: Mapping[str, Any], summary: Any) -> str:
-    """The whole session (as its file holds it, times included) and its final state."""
+    """The whole session (as its file holds it, times included), its final state and when it
+    was played (`played`: added beside `final`, which stays what `show --json` gives)."""
+    began, ended = play_span(session)
     document = {
         "referee_export": EXPORT_FORMAT,
         "referee": __version__,
         "session": session_doc,
         "final": summary,
+        "played": {
+            "began": began or None,
+            "ended": ended or None,
+            "duration_minutes": minutes(began, ended),
+        },
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -276,6 +283,10 @@ def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[
     started = local_time(session.created)
     if started:
         lines.append(f"Played: {started} (local time)")
+    began, ended = play_span(session)
+    if began and ended:  # first to last event, local clock times: `21:04-23:10 (2h06)`
+        span = f"{local_time(began, date=False)}-{local_time(ended, date=False)}"
+        lines.append(f"Play time: {span} ({duration(began, ended)})")
     names = [_md(p.name) + (f" ({_md(p.nickname)})" if p.nickname else "") for p in session.players]
     lines.append(f"Players: {', '.join(names)}")
     if result.finished:

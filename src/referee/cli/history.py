@@ -39,6 +39,7 @@ class Format(Enum):
     SVG = "svg"
     PNG = "png"
     SQLITE = "sqlite"
+    BGSTATS = "bgstats"
 
 
 def export(
@@ -46,7 +47,10 @@ def export(
     format: Annotated[
         Format,
         typer.Option(
-            "--format", "-f", metavar="FORMAT", help="csv, json, md, html, svg, png or sqlite."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="csv, json, md, html, svg, png, sqlite or bgstats.",
         ),
     ] = Format.CSV,
     out: Annotated[
@@ -66,15 +70,21 @@ def export(
     scores: Annotated[
         bool, typer.Option("--scores", help="csv: one player,score row a player an event.")
     ] = False,
+    link: Annotated[
+        bool, typer.Option("--link", help="bgstats: the link that opens BG Stats with it.")
+    ] = False,
     session: SessionOpt = None,
 ) -> None:
     """Export a session.
 
     As CSV rows, JSON (which 'import' reads back), a Markdown report, the share card as a
-    page (html), a picture (svg, or png with the png extra), or with sqlite (and --all, every
-    session) a database.
+    page (html), a picture (svg, or png with the png extra), with sqlite (and --all, every
+    session) a database, or a finished session as a BG Stats play (bgstats; --link: the link
+    that opens it in the app).
     """
     to_stdout = out is not None and str(out) == storage.STDOUT  # `-o -`
+    if link and format is not Format.BGSTATS:
+        raise UsageError("--link goes with --format bgstats")
     if format is Format.SQLITE:
         if out is None:
             raise UsageError("sqlite is a binary file: give -o FILE (or -o - for stdout)")
@@ -98,9 +108,12 @@ def export(
         output.print_text(f"exported to {out}")
         return
     night = _night_of(ctx, loaded) if format in (Format.HTML, Format.SVG) else ""
-    text = (
-        history.csv_text(loaded.session, scores=True) if scores else _render(loaded, format, night)
-    )
+    if scores:
+        text = history.csv_text(loaded.session, scores=True)
+    elif format is Format.BGSTATS:
+        text = _bgstats(loaded, link)  # a session without a result is refused before any write
+    else:
+        text = _render(loaded, format, night)
     if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
@@ -145,7 +158,15 @@ def _render(loaded: storage.Loaded, format: Format, night: str = "") -> str:
 
             card = share.share_card(session, state, night)
             return share.svg(card) if format is Format.SVG else share.page(card)
-    raise AssertionError(format)  # pragma: no cover - sqlite and png are written elsewhere
+    raise AssertionError(format)  # pragma: no cover - sqlite, png, bgstats: written elsewhere
+
+
+def _bgstats(loaded: storage.Loaded, link: bool) -> str:
+    """The BG Stats play of a finished session: its JSON, or with `link` its link (a line)."""
+    from referee import bgstats
+
+    found = bgstats.play_of(loaded.session)
+    return bgstats.link(found) + "\n" if link else bgstats.document(found)
 
 
 def _card_text(loaded: storage.Loaded, width: int) -> str:
