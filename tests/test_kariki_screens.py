@@ -14,6 +14,7 @@ import pytest
 from conftest import Runner, example_states
 from referee.games.kariki import engine as k
 from referee.games.kariki.card import flags
+from referee.games.roster import Join
 from test_kariki_rules import play, table
 
 TWO = [
@@ -88,16 +89,16 @@ CHAIN = [
 
 SCREENS = [
     pytest.param(TWO, 'show --compact', '40', '''\
-KARIKI two
+KARIKI two                play goes left
   Ann (Ace)          .....
 > Bob                //... |
-/ slash
+/ slashes  | tally
 Bob faces Nine: roll / pull / pass
 Ann answers for it
 pot 2 · each paid 1
 ''', id='compact-2'),
     pytest.param(TWO, 'show --full', '40', '''\
-KARIKI two
+KARIKI two                play goes left
   Ann (Ace)
     .    berries 0/5
   .-+-.
@@ -112,19 +113,19 @@ Ann answers for it
 pot 2 · each paid 1
 ''', id='full-2-at-40'),
     pytest.param(FIVE, 'show --compact', '40', '''\
-KARIKI five
+KARIKI five               play goes left
 > Ann (Ace)          .....    ^1
   Bob                KP...
   Dee                .....
   Eve                .....
 OUT: Cy (bar)
-P pull  / slash  K kariki  ^ crowns
+P pull  / slashes  K kariki  ^n crowns
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 pot 5 · each paid 1
 ''', id='compact-5'),
     pytest.param(FIVE, 'show --full', '100', '''\
-KARIKI five
+KARIKI five                                                   play goes left
 > Ann (Ace)                 Bob                       Cy (Sly)
     .    berries 0/5          K    berries 2/5        OUT - bartender/DJ
   .-+-.                     .-+-P                       /    berries 5/5
@@ -143,14 +144,14 @@ pot 5 · each paid 1
 3 slashes (drop): a berry for Eve; Eve
 is OUT (bartender/DJ). Buy back: buyback
 Eve (12)
-KARIKI six
+KARIKI six                play goes left
   Ann (Ace)          .....
   Bob                .....
 > Cy (Sly)           .....
   Dee                .....
   Fay                .....
 OUT: Eve (bar)
-/ slash
+/ slashes
 Cy faces Nine: roll / pull / pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
@@ -162,7 +163,7 @@ berry for Bob; Bob is OUT
 (bartender/DJ). Buy back: buyback Bob
 (2); Ann wins the pot of 2 unless Bob
 buys back for 2
-KARIKI end
+KARIKI end                play goes left
   Ann
   leads; Bob may buy back (2)
     .    berries 0/5
@@ -182,7 +183,7 @@ pot 2 · each paid 1
     pytest.param(SETTLED, 'kariki settle', '40', '''\
 Bob did not buy back: Ann wins the pot
 of 2
-KARIKI end
+KARIKI end                play goes left
   Ann
   WINNER
     .    berries 0/5
@@ -199,7 +200,7 @@ pot 2 · each paid 1
 takes: Ann 2
 ''', id='settled-full'),
     pytest.param(FIVE_OVER, 'show --full', '100', '''\
-KARIKI five
+KARIKI five                                                   play goes left
   Ann (Ace)                 Bob                       Cy (Sly)
   leads                     OUT                       OUT - bartender/DJ
   Bob may buy back (5)        K    berries 5/5          /    berries 5/5
@@ -220,7 +221,7 @@ pot 5 · each paid 1
     pytest.param(BAR, 'kariki slash cy 12', '40', '''\
 12 slashes: 4 berries for Cy; Cy is in
 the poo
-KARIKI bar
+KARIKI bar                play goes left
 > Ann
     .    berries 0/5
   .-+-.
@@ -246,11 +247,11 @@ back: buyback Bob (4); crown 3: a berry
 for Cy, Dee; Cy is OUT. Buy back:
 buyback Cy (4); each pays 4 today; the
 price doubles after each buy-back
-KARIKI two
+KARIKI two                play goes left
 > Ann                .....    ^3
   Dee                C....
 OUT: Bob (bar), Cy
-/ slash  K kariki  C 3 crowns  ^ crowns
+/ slashes K kariki C 3 crowns ^n crowns
 Ann rolls fresh
 Bob may buy back: buyback Bob (4)
 Cy may buy back: buyback Cy (4)
@@ -261,7 +262,7 @@ pot 4 · each paid 1
 Bob pulls 4-5 (Nine) on Nine: true, a
 berry for Bob; Bob is OUT
 (bartender/DJ); Ann wins
-KARIKI free
+KARIKI free               play goes left
   Ann
   WINNER
     .    berries 0/5
@@ -276,18 +277,18 @@ P bad pull  / slashes
 Ann won
 ''', id='night-without-money'),
     pytest.param(LONG, 'show --compact', '40', '''\
-KARIKI long
+KARIKI long               play goes left
 > Maximilianos (Th…) .....    ^1
   Bob                K....
   Cy (Sly)           .....
   Dee                .....
   Eve                .....
-K kariki  ^ crowns
+K kariki  ^n crowns
 Maximilianos rolls fresh
 pot 5 · each paid 1
 ''', id='long-nickname-cut-first'),
     pytest.param(CHAIN, 'show --compact', '40', '''\
-KARIKI chain
+KARIKI chain              play goes left
 > Ann                .....
   Bob                .....
   Cy                 .....
@@ -417,3 +418,112 @@ def test_the_compact_card_says_winner_once_the_night_is_settled(referee: Runner)
     lines = referee("show", "--compact").out.splitlines()
     assert lines[1] == "  Ann                ..... WINNER"
     assert lines[-3:] == ["Ann won", "pot 2 · each paid 1", "takes: Ann 2"]
+
+
+TWENTY = "Alexander Bob Cy Dee Eve Fay Gus Hal Ivy Jo Kim Lou Max Ned Oz Pat Quinn Rosa Sam Tom"
+
+
+def test_a_big_table_folds_into_two_columns_so_a_pull_and_its_ruling_fit_40x24(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 20 players the compact card was 20 lines: a plain pull's ruling and the header
+    scrolled off a 40x24 phone."""
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("LINES", "24")
+    assert referee("new", "kariki", *TWENTY.split(), "--name", "big").code == 0
+    for line in (["claim", "9"], ["pass"], ["slash", "Cy", "2"], ["pull", "3-4"]):
+        result = referee("kariki", *line)
+        assert result.code == 0, line
+    shown = [line.rstrip() for line in result.out.splitlines()]
+    assert shown == [
+        "Cy pulls 3-4 (Seven) on Nine: a lie, a",
+        "berry for Bob",
+        "KARIKI big                play goes left",
+        " Alexander .....      Kim       .....",
+        " Bob       T....      Lou       .....",
+        ">Cy        ..... ||   Max       .....",
+        " Dee       .....      Ned       .....",
+        " Eve       .....      Oz        .....",
+        " Fay       .....      Pat       .....",
+        " Gus       .....      Quinn     .....",
+        " Hal       .....      Rosa      .....",
+        " Ivy       .....      Sam       .....",
+        " Jo        .....      Tom       .....",
+        "T lie  | tally",
+        "Cy rolls fresh",
+        "pot 20 · each paid 1",
+    ]
+    assert len(shown) + 1 <= 24 and max(map(len, shown)) <= 40  # and the prompt's line
+
+
+def test_nine_players_keep_a_line_each(referee: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    referee("new", "kariki", *TWENTY.split()[:9], "--name", "nine")
+    lines = referee("show", "--compact").out.splitlines()
+    assert lines[1] == "> Alexander          ....." and len(lines) == 1 + 9 + 2
+
+
+def test_the_legend_says_every_mark_in_use() -> None:
+    from referee.games.kariki.card import legend
+
+    state = play("Ann slash 12; Cy slash 2", table("Ann Bob Cy"))
+    shown = legend(state, 40)
+    assert shown is not None and shown.plain == "/ slashes  | tally"
+    state = play("Ann slash 40; Ann buyback", table("Ann Bob Cy"))
+    shown = legend(state, 40)
+    assert shown is not None and shown.plain == "/ slashes  $ bought back"
+
+
+def test_players_out_in_one_event_are_listed_in_the_order_it_put_them_out() -> None:
+    state = table("Ann Bob Cy Dee")
+    state = k.apply(state, k.Reseat(first="Cy"))
+    state = replace_out_order(state)
+    assert [state.name(i) for i in state.out_in_order()] == ["Dee", "Bob"]
+
+
+def replace_out_order(state: k.State) -> k.State:
+    """Bob and Dee out at one event, Dee put out first (as a crown round may): by seat, Bob
+    came first."""
+    from dataclasses import replace
+
+    seats = tuple(replace(s, out=True, out_at=3) if s.name in ("Bob", "Dee") else s
+                  for s in state.seats)  # fmt: skip
+    return replace(state, seats=seats, out_order=(3, 1))
+
+
+@pytest.mark.parametrize(
+    ("script", "event", "said"),
+    [
+        ("", k.Reseat(first="Bob"), ("Bob", k.Direction.LEFT)),
+        ("", k.Reseat(direction="right"), ("Ann", k.Direction.RIGHT)),
+        ("", k.Reseat(first="Cy", direction="right"), ("Cy", k.Direction.RIGHT)),
+        ("Dee join", k.Reseat(first="Dee"), ("Dee", k.Direction.LEFT)),  # a join is no claim
+    ],
+)
+def test_seat_corrects_the_first_roller_and_the_direction_before_the_first_claim(
+    script: str, event: k.Reseat, said: tuple[str, k.Direction]
+) -> None:
+    state = table("Ann Bob Cy")
+    if script:
+        state = k.apply(state, Join("Dee"))
+    state = k.apply(state, event)
+    assert (state.name(state.turn), state.direction) == said
+    assert state.ruling == (k.Started(*said),)
+
+
+@pytest.mark.parametrize(
+    ("script", "event", "error", "said"),
+    [
+        ("Ann claim 9", k.Reseat(first="Bob"), "RuleViolation", "play has begun"),
+        ("Ann slash 2", k.Reseat(first="Bob"), "RuleViolation", "play has begun"),
+        ("", k.Reseat(), "UsageError", "seat needs --first"),
+        ("", k.Reseat(direction="up"), "UsageError", "unknown direction 'up'"),
+    ],
+)
+def test_seat_is_refused_once_play_began_or_without_a_change(
+    script: str, event: k.Reseat, error: str, said: str
+) -> None:
+    state = play(script, table("Ann Bob Cy")) if script else table("Ann Bob Cy")
+    with pytest.raises(Exception) as raised:
+        k.apply(state, event)
+    assert type(raised.value).__name__ == error and said in str(raised.value)

@@ -93,7 +93,11 @@ def _offers(state: State, text: Text) -> None:
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    return header("KARIKI", title, width)
+    """`KARIKI friday          play goes left`: which way play goes, where it fits."""
+    used = width_of(f"KARIKI {printable(title)}")
+    way = state.direction.value
+    right = next((r for r in (f"play goes {way}", f"goes {way}") if used + 1 + len(r) <= width), "")
+    return header("KARIKI", title, width, right)
 
 
 # ---------------------------------------------------------------------------- the full card
@@ -219,11 +223,7 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
         who += f" ({nick})" if nick else ""
     line = Text("> " if on_turn else "  ", style="bold")
     line.append(ljust(who, name_width), style="bold" if on_turn else "")
-    limit = state.rules.berry_limit
-    points = "".join(GLYPHS[c] for c in seat.berries)
-    line.append(
-        f" {points + '.' * (limit - len(points)):<5}" if limit <= 9 else f" {len(points)}/{limit}"
-    )
+    line.append(f" {_berries(state, seat)}")
     line.append(f" {'|' * seat.slashes:<2}")
     line.append(f" {CROWN + str(seat.crowns) if seat.crowns else '':<3}")
     line.append(" $" if seat.buyback_used else "  ")
@@ -237,31 +237,102 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     return line
 
 
+FOLD_FROM = 10  # players still in from which the compact card folds into two columns
+GAP = 2  # cells between the two columns
+
+
+def _marks(state: State, seat: Seat) -> str:
+    """A seat's marks after its berries: a `|` a slash, `^n` crowns, `$` a buy-back."""
+    crowns = f"{CROWN}{seat.crowns}" if seat.crowns else ""
+    return "|" * seat.slashes + crowns + ("$" if seat.buyback_used else "")
+
+
+def _berries(state: State, seat: Seat) -> str:
+    limit = state.rules.berry_limit
+    points = "".join(GLYPHS[c] for c in seat.berries)
+    return f"{points + '.' * (limit - len(points)):<5}" if limit <= 9 else f"{len(points)}/{limit}"
+
+
+def half_line(state: State, index: int, width: int, marks: int) -> Text:
+    """One player in half a screen, for a big table: `>Ann    TT/.. ||^2$`, with room for
+    `marks` cells of marks (the widest at the table, so the columns line up). The name, cut to
+    what the column leaves, is bold on turn and reversed in the poo."""
+    seat = state.seats[index]
+    on_turn = index == state.turn and not state.is_over
+    berries = _berries(state, seat)
+    tail = len(berries) + 1 + (marks + 1 if marks else 0)
+    name_width = max(2, width - 1 - tail)
+    style = "bold reverse" if state.in_poo(seat) else "bold" if on_turn else ""
+    line = Text(">" if on_turn else " ", style="bold")
+    line.append(ljust(cut(printable(seat.name), name_width, "…"), name_width), style=style)
+    line.append(f" {berries}")
+    if marks:
+        line.append(f" {_marks(state, seat):<{marks}}")
+    line.rstrip()
+    return line
+
+
+def folded(state: State, seats: list[int], width: int) -> list[Text]:
+    """The players in two columns, down the first then the second, in seat order."""
+    half = (width - GAP) // 2
+    marks = max((len(_marks(state, state.seats[i])) for i in seats), default=0)
+    rows = -(-len(seats) // 2)
+    lines = []
+    for r in range(rows):
+        left = half_line(state, seats[r], half, marks)
+        line = Text()
+        line.append_text(left)
+        if r + rows < len(seats):
+            line.append(" " * (half - width_of(left.plain) + GAP))
+            line.append_text(half_line(state, seats[r + rows], half, marks))
+        lines.append(line)
+    return lines
+
+
 SHORT_LEGEND: dict[Cause, str] = {
     **LEGEND,
     Cause.FALSE_ACCUSATION: "pull",
-    Cause.SLASHES: "slash",
+    Cause.SLASHES: "slashes",
 }
 
 
 def legend(state: State, width: int) -> Text | None:
-    """One line naming the berry letters in use, and the crown mark if it fits beside them."""
+    """The berry letters in use, then the marks in use (`|` a slash on the tally, `^n` crowns,
+    `$` a buy-back): one line when it fits, else wrapped at the entries."""
     labels = {**SHORT_LEGEND, Cause.CROWNS: f"{state.rules.crown_threshold} crowns"}
     used = [f"{GLYPHS[c]} {labels[c]}" for c in Cause if any(c in s.berries for s in state.seats)]
-    crown = [f"{CROWN} crowns"] if any(s.crowns for s in state.seats) else []
-    for parts, gap in ((used + crown, "  "), (used + crown, " "), (used, " ")):
-        line = gap.join(parts)
-        if len(line) <= width or parts is used:
-            return Text(line, style="dim") if line else None
-    return None  # pragma: no cover - the last choice always returns
+    seats = state.seats
+    used += [
+        said
+        for said, shown in (
+            ("| tally", any(s.slashes for s in seats)),
+            (f"{CROWN}n crowns", any(s.crowns for s in seats)),
+            ("$ bought back", any(s.buyback_used for s in seats)),
+        )
+        if shown
+    ]
+    if not used:
+        return None
+    for gap in ("  ", " "):
+        if width_of(gap.join(used)) <= width:
+            return Text(gap.join(used), style="dim")
+    lines = [used[0]]
+    for part in used[1:]:
+        if width_of(f"{lines[-1]} {part}") <= width:
+            lines[-1] += f" {part}"
+        else:
+            lines.append(part)
+    return Text("\n".join(lines), style="dim")
 
 
 def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
     """One line per player (out players folded into one), the legend, the status."""
     lines: list[RenderableType] = [_header(state, title, width)]
-    for i, seat in enumerate(state.seats):
-        if not seat.out:
-            lines.append(compact_line(state, i, width))
+    playing = [i for i, seat in enumerate(state.seats) if not seat.out]
+    if len(playing) >= FOLD_FROM and width >= 2 * 18 + GAP:  # a big table: one screen still
+        lines += folded(state, playing, width)
+    else:
+        lines += [compact_line(state, i, width) for i in playing]
     out = state.out_in_order()  # places follow the last time out
     if out:
         names = [

@@ -397,6 +397,24 @@ class BuyBack:
 
 
 @action(
+    "seat",
+    FIRST._replace(help="Who rolls first instead."),
+    DIRECTION._replace(help="Which way play goes instead: left or right."),
+    help="""Fix the seating.
+
+    Who rolls first (--first) and which way play goes (--direction), as new set them, put
+    right while no claim has been made yet.
+    """,
+)
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """The seating as `new` set it, corrected before the first claim."""
+
+    first: str | None = None
+    direction: str | None = None
+
+
+@action(
     "settle",
     help="""End the night.
 
@@ -411,9 +429,12 @@ class Settle:
 
 
 Event = (
-    Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Settle | Join | Leave | Replace
+    Claim | ShowKariki | TakeMug | Pull | Pass | Slash | BuyBack | Reseat | Settle | Join | Leave
+    | Replace
+)  # fmt: skip
+ACTIONS = Actions(
+    "Kariki", Claim, ShowKariki, TakeMug, Pull, Pass, Slash, BuyBack, Reseat, Settle, *ROSTER
 )
-ACTIONS = Actions("Kariki", Claim, ShowKariki, TakeMug, Pull, Pass, Slash, BuyBack, Settle, *ROSTER)
 
 # ---------------------------------------------------------------------------- rulings
 # What an event did, as data. `referee.games.kariki.words` words these; `log --json`, exports
@@ -693,7 +714,10 @@ class State:
     def out_in_order(self) -> tuple[int, ...]:
         """The players out now, in the order they went out for the last time."""
         out = [i for i in range(len(self.seats)) if self.seats[i].out]
-        return tuple(sorted(out, key=lambda i: self.seats[i].out_at))
+        first = {seat: n for n, seat in enumerate(self.out_order)}
+        # out in one event: in the order the event put them out (who went out first), not
+        # by seat
+        return tuple(sorted(out, key=lambda i: (self.seats[i].out_at, first.get(i, i))))
 
     @property
     def bartender_seat(self) -> int | None:
@@ -798,6 +822,8 @@ def apply(state: State, event: Event) -> State:
             state = _buyback(state, state.index(player), facts)
         case Settle():
             return _end_night(state)
+        case Reseat():
+            return _reseat(state, event)
         case Join():
             return _join(state, event)
         case Leave(player=player):
@@ -807,6 +833,27 @@ def apply(state: State, event: Event) -> State:
         case _:
             assert_never(event)
     return _settle(before, state, facts, isinstance(event, BuyBack))
+
+
+def _reseat(state: State, event: Reseat) -> State:
+    """`seat`: the first roller and the direction corrected while no claim has been made (no
+    claim standing, no berry hung, no slash on a tally: only roster changes so far)."""
+    if event.first is None and event.direction is None:
+        raise UsageError("seat needs --first PLAYER or --direction left|right (or both)")
+    played = state.claim is not None or any(
+        seat.berries or seat.slashes or seat.out for seat in state.seats
+    )
+    if played:
+        raise RuleViolation(
+            "play has begun: the first roller and the direction are set before the first"
+            " claim (undo back to it to change them)"
+        )
+    if event.direction not in (None, "left", "right"):
+        raise UsageError(f"unknown direction {quote(event.direction)}: use left or right")
+    turn = state.turn if event.first is None else state.index(event.first)
+    direction = state.direction if event.direction is None else Direction(event.direction)
+    fact = Started(state.name(turn), direction)
+    return replace(state, turn=turn, direction=direction, ruling=(fact,), events=state.events + 1)
 
 
 def _end_night(state: State) -> State:
