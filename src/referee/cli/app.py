@@ -489,6 +489,7 @@ SHARED: dict[str, Callable[..., None]] = {
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 NIGHT = "night"  # in referee.cli.night: a night's games, money and rounds
+SEASON = "season"  # in referee.cli.season: a season's standings
 
 
 def make_app(
@@ -532,6 +533,10 @@ def make_app(
         from referee.cli.night import app as night_app
 
         app.add_typer(night_app, name=NIGHT)
+    if chosen is None or SEASON in chosen:
+        from referee.cli.season import app as season_app
+
+        app.add_typer(season_app, name=SEASON)
     if chosen is None or "rules" in chosen:
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -617,7 +622,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
     owner = [g for g in games.GAMES if first in g.commands]
     if owner:
         return owner
-    if first in SHARED or first in HISTORY or first in ("rules", SERVE, NIGHT):
+    if first in SHARED or first in HISTORY or first in ("rules", SERVE, NIGHT, SEASON):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -626,7 +631,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE, NIGHT) else None
+    named = first if first in (*SHARED, *HISTORY, "rules", "new", SERVE, NIGHT, SEASON) else None
     own = first and (
         first.lower() in games.BY_NAME or any(first in g.commands for g in games.GAMES)
     )
