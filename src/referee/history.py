@@ -119,7 +119,8 @@ def minutes(began: str, ended: str) -> int | None:
     first, last = event_time(began), event_time(ended)
     if first is None or last is None:
         return None
-    return max(0, int(round((last - first).total_seconds() / 60)))
+    seconds: float = (last - first).total_seconds()
+    return max(0, round(seconds / 60))
 
 
 def duration(began: str, ended: str) -> str:

@@ -210,7 +210,8 @@ def rate(summaries: Iterable[Summary]) -> dict[str, Pool]:
 
 def _start(model: Any) -> int:
     fresh = model.rating()
-    return int(round(fresh.mu - 3 * fresh.sigma))
+    shown: int = round(fresh.mu - 3 * fresh.sigma)
+    return shown
 
 
 def _placed(summary: Summary) -> list[tuple[str, int]]:
