@@ -43,6 +43,7 @@ Commands:
   rename    Rename a session.
   serve     The card, live on phones.
 {commands}  night     A night's games and money.
+  season    A season's standings.
   rules     Bundled and own rulesets.
 {games}  new       Start a session.
 """
