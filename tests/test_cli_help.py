@@ -44,6 +44,7 @@ Commands:
   serve     The card, live on phones.
   ratings   Ratings for every game.
   night     A night's games and money.
+  season    A season's standings.
   rules     Bundled and own rulesets.
 {games}  new       Start a session.
 """

@@ -311,6 +311,11 @@ def test_the_sqlite_schema(referee: Runner, league: Path, tmp_path: Path) -> Non
             if table in ("nights", "transfers"):  # a night's, not a session's
                 assert table == "nights" or any(k[2:5] == ("nights", "night", "name") for k in keys)
                 continue
+            if table in ("seasons", "standings"):  # a season's, not a session's
+                assert table == "seasons" or any(
+                    k[2:5] == ("seasons", "season", "name") for k in keys
+                )
+                continue
             assert "session_id" in {c[1] for c in columns} or table == "sessions"
             assert table == "sessions" or any(k[3] == "session_id" for k in keys)
             if table in ("events", "results", "tallies"):

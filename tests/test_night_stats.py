@@ -375,7 +375,7 @@ def test_the_sqlite_nights_and_the_docs_query(
     database = tmp_path / "all.db"
     ok(referee, "export", "--format", "sqlite", "--all", "-o", str(database))
     with sqlite3.connect(database) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (3,)
+        assert db.execute("PRAGMA user_version").fetchone() == (4,)  # 4: the seasons
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert db.execute("SELECT * FROM nights ORDER BY created").fetchall() == [
             ("friday", "settled", "2026-11-27T20:00:00+00:00", "2026-11-27T23:00:00+00:00",

@@ -276,9 +276,15 @@ def _md(text: str) -> str:
 md = _md  # the one Markdown escaping: a night's report (render/night.py) is escaped alike
 
 
-def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[str] = ()) -> str:
-    """A readable report: players, result, the money, the card as text, the history with
-    rulings."""
+def markdown(
+    session: Session,
+    result: Outcome,
+    card_text: str,
+    money: Sequence[str] = (),
+    season: Sequence[str] = (),
+) -> str:
+    """A readable report: players, result, play time, the money, the season it counts in (its
+    name, then its top lines), the card as text, the history with rulings."""
     lines = [f"# {_md(session.name)} ({session.game})", ""]
     started = local_time(session.created)
     if started:
@@ -299,8 +305,15 @@ def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[
     house = phrases(session.game, session.ruleset)
     if house:
         lines.append(f"House rules: {_md(', '.join(house))}")
+    played = duration(*play_span(session))
+    if played:
+        lines.append(f"Play time: {played}")
     if money:
         lines.append(f"Money: {_md('; '.join(line.strip() for line in money))}")
+    if season:
+        top = "; ".join(" ".join(line.split()) for line in season[1:])
+        title = season[0].replace("season ", "Season ", 1)
+        lines.append(f"{_md(title)}: {_md(top) or 'no games counted yet'}")
     lines += ["", "## Score card", "", "```text", card_text.rstrip("\n").replace("```", "'''"),
               "```", "", "## History", ""]  # fmt: skip
     if not session.events:
@@ -318,8 +331,8 @@ def markdown(session: Session, result: Outcome, card_text: str, money: Sequence[
 # ---------------------------------------------------------------------------- SQLite
 
 # PRAGMA user_version: 2 added ids, rulesets, money, tallies, 1-based seats; 3 added the nights
-# (`nights`, `transfers` and `sessions.night`)
-SQLITE_VERSION = 3
+# (`nights`, `transfers` and `sessions.night`); 4 added the seasons (`seasons`, `standings`)
+SQLITE_VERSION = 4
 SQLITE_SCHEMA = f"""
 PRAGMA user_version = {SQLITE_VERSION};
 PRAGMA foreign_keys = ON;
@@ -361,7 +374,18 @@ CREATE TABLE tallies (
     PRIMARY KEY (session_id, player, key),
     FOREIGN KEY (session_id, player) REFERENCES players(session_id, name)
 );
+CREATE TABLE seasons (
+    name TEXT PRIMARY KEY, start TEXT, "end" TEXT, game TEXT, points TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE standings (
+    season TEXT NOT NULL REFERENCES seasons(name), place INTEGER NOT NULL CHECK (place >= 1),
+    player TEXT NOT NULL, points INTEGER NOT NULL, wins INTEGER NOT NULL,
+    games INTEGER NOT NULL, moved INTEGER,
+    PRIMARY KEY (season, player)
+);
 CREATE INDEX players_name ON players(name);
+CREATE INDEX standings_player ON standings(player);
 CREATE INDEX events_player ON events(session_id, player);
 CREATE INDEX results_player ON results(player);
 CREATE INDEX tallies_player ON tallies(player);
@@ -370,7 +394,8 @@ CREATE INDEX transfers_payee ON transfers(payee);
 CREATE INDEX sessions_night ON sessions(night);
 """
 # in insert order: a night before the sessions that name it
-SQLITE_TABLES = ("nights", "transfers", "sessions", "players", "events", "results", "tallies")
+SQLITE_TABLES = ("nights", "transfers", "sessions", "players", "events", "results", "tallies",
+                 "seasons", "standings")  # fmt: skip
 
 
 def night_rows(nights: Iterable[Night]) -> dict[str, list[tuple[Any, ...]]]:

@@ -97,11 +97,17 @@ def pools() -> list[str]:
 
 
 def parse_pool(text: str) -> str:
-    """The pool `--game` names (`liars`, `perudo`, an alias), or `UsageError`."""
+    """The pool `--game` names (`liars`, `perudo`, an alias), or `UsageError` listing them (a
+    game without sessions has no pool)."""
     from referee import games
+    from referee.errors import UsageError, quote
 
     wanted = text.strip().lower()
-    return PERUDO if wanted == PERUDO else games.canonical(text)
+    found = PERUDO if wanted == PERUDO else games.BY_NAME.get(wanted, None)
+    name = found if isinstance(found, str) or found is None else found.name
+    if name is None or name not in pools():
+        raise UsageError(f"unknown game {quote(text)}: try {', '.join(pools())}")
+    return name
 
 
 def key(name: str) -> str:
@@ -220,6 +226,8 @@ def _placed(summary: Summary) -> list[tuple[str, int]]:
 
 # ---------------------------------------------------------------------------- seasons
 
+DEFAULT_POINTS = (3, 1, 0)
+
 
 @dataclass(frozen=True)
 class Season:
@@ -230,20 +238,40 @@ class Season:
     start: str | None = None  # the first local day, `2026-09-01`
     end: str | None = None  # the last local day, itself included
     game: str | None = None  # a pool (`perudo` apart from `liars`), None for every game
-    points: tuple[int, ...] = (3, 1, 0)
+    points: tuple[int, ...] = DEFAULT_POINTS
     created: str = ""
 
     def counts(self, summary: Summary) -> bool:
-        """Whether a decided session counts in this season."""
-        day = summary.day
+        """Whether a decided session counts in this season: of its game, and played on a bar
+        night (`night_of`) inside its days, both ends included."""
         if self.game is not None and pool(summary) != self.game:
             return False
         if self.start is None and self.end is None:
             return True
+        day = night_of(summary)
         return bool(day) and (self.start or day) <= day <= (self.end or day)
 
     def points_for(self, place: int) -> int:
-        return self.points[min(place, len(self.points)) - 1]
+        """The points a place earns: the last value for every later place.
+
+        >>> Season("s", points=(3, 1, 0)).points_for(7)
+        0
+        """
+        return self.points[min(max(place, 1), len(self.points)) - 1]
+
+    def covers(self, day: str) -> bool:
+        """Whether the local day `day` (`2026-11-29`) lies in the season's range."""
+        return (self.start or day) <= day <= (self.end or day)
+
+    @property
+    def span(self) -> str:
+        """Its days as words: `2026-09-01 to open`, `open to 2026-12-31`."""
+        return f"{self.start or 'open'} to {self.end or 'open'}"
+
+    @property
+    def points_text(self) -> str:
+        """Its points as typed: `3,1,0`."""
+        return ",".join(str(p) for p in self.points)
 
 
 class Standing(NamedTuple):
@@ -311,10 +339,9 @@ def parse_points(text: str) -> tuple[int, ...]:
     from referee.errors import UsageError, quote
 
     parts = [p.strip() for p in text.split(",")]
-    try:
-        found = tuple(int(p) for p in parts)
-    except ValueError:
-        found = ()
+    # ASCII digits only: `int` would also take `1_0`, other scripts' digits and `+3`
+    digits = all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts)
+    found = tuple(int(p) for p in parts) if digits else ()
     if not found or len(found) > 20 or any(not 0 <= p <= 1000 for p in found):
         raise UsageError(
             f"bad points {quote(text)}: write whole points for the places, best first,"
@@ -355,3 +382,144 @@ def pools_doc(found: Mapping[str, Pool]) -> dict[str, Any]:
         }
         for name, p in found.items()
     }
+
+
+# ---------------------------------------------------------------------------- season records
+
+SEASON_SCHEMA = 1
+SEASON_KEYS = ("schema", "name", "start", "end", "game", "points", "created")
+MAX_POINTS = 20  # values in `--points`
+
+
+def check_season_name(text: str) -> str:
+    """A season name: the session names' allow-list (letters, digits, `_ . -`; never a path)."""
+    from referee.errors import UsageError
+    from referee.session import check_session_name
+
+    try:
+        return check_session_name(text)
+    except UsageError as error:
+        raise UsageError(str(error).replace("bad session name", "bad season name")) from None
+
+
+def make_season(
+    name: str,
+    start: str | None,
+    end: str | None,
+    game: str | None,
+    points: str | None,
+    created: str,
+) -> Season:
+    """A season from what was typed (`season new`), each part checked: `UsageError` (exit 2)
+    quoting the first that is wrong."""
+    from referee.errors import UsageError
+    from referee.history import parse_day
+
+    first = parse_day(start, "--from") if start is not None else None
+    last = parse_day(end, "--to") if end is not None else None
+    if first is not None and last is not None and last < first:
+        raise UsageError(f"--to {last} is before --from {first}: give the first day first")
+    return Season(
+        name=check_season_name(name),
+        start=first,
+        end=last,
+        game=parse_pool(game) if game is not None else None,
+        points=parse_points(points) if points is not None else DEFAULT_POINTS,
+        created=created,
+    )
+
+
+def season_from_doc(doc: Mapping[str, Any]) -> Season:
+    """A `Season` from a parsed season file, checked exactly as typed input is (`make_season`):
+    an unknown key, a wrong type or a value `season new` would refuse is `UsageError`."""
+    from referee.errors import UsageError, quote
+    from referee.session import event_time
+
+    unknown = sorted(str(k) for k in doc if k not in SEASON_KEYS)
+    if unknown:
+        raise UsageError(
+            f"unknown key {quote(unknown[0][:40])} (the keys are {', '.join(SEASON_KEYS)})"
+        )
+
+    def text(key: str, *, optional: bool = False) -> str | None:
+        value = doc.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise UsageError(f"'{key}' must be a string, not {value!r:.30}")
+        return value
+
+    points = doc.get("points")
+    if not isinstance(points, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 1000 for p in points
+    ):
+        raise UsageError(f"'points' must be a list of whole numbers 0 to 1000, not {points!r:.30}")
+    created = text("created") or ""
+    if event_time(created) is None:
+        raise UsageError(f"'created' must be an ISO time with its zone, not {quote(created[:40])}")
+    name = text("name") or ""
+    return make_season(
+        name,
+        text("start", optional=True),
+        text("end", optional=True),
+        text("game", optional=True),
+        ",".join(str(p) for p in points),
+        created,
+    )
+
+
+def season_to_doc(season: Season) -> dict[str, Any]:
+    """A season as its file holds it (an open end or every game: no key)."""
+    doc: dict[str, Any] = {"schema": SEASON_SCHEMA, "name": season.name}
+    for key_, value in (("start", season.start), ("end", season.end), ("game", season.game)):
+        if value is not None:
+            doc[key_] = value
+    doc["points"] = list(season.points)
+    doc["created"] = season.created
+    return doc
+
+
+def season_doc(season: Season, found: Sequence[Standing], nights: Sequence[str]) -> dict[str, Any]:
+    """`referee season --json` (documented in the README)."""
+    return {
+        "season": {
+            "name": season.name,
+            "from": season.start,
+            "to": season.end,
+            "game": season.game,
+            "points": list(season.points),
+            "created": season.created,
+        },
+        "nights": len(nights),
+        "last_night": nights[-1] if nights else None,
+        "standings": [
+            {
+                "place": st.place,
+                "name": st.name,
+                "points": st.points,
+                "wins": st.wins,
+                "games": st.games,
+                "moved": st.moved,
+            }
+            for st in found
+        ],
+    }
+
+
+def season_rows(
+    seasons: Iterable[Season], summaries: Iterable[Summary]
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows the seasons add to the SQLite export (`history.SQLITE_SCHEMA`): one a season
+    (its points as typed, `3,1,0`), and its standings as `referee season` shows them."""
+    every = list(summaries)
+    found: dict[str, list[tuple[Any, ...]]] = {"seasons": [], "standings": []}
+    for season in seasons:
+        found["seasons"].append(
+            (season.name, season.start, season.end, season.game, season.points_text,
+             season.created)
+        )  # fmt: skip
+        table, _ = standings(season, every)
+        found["standings"] += [
+            (season.name, st.place, st.name, st.points, st.wins, st.games, st.moved) for st in table
+        ]
+    return found

@@ -514,6 +514,7 @@ HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.hi
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
 NIGHT = "night"  # in referee.cli.night: a night's games, money and rounds
 LEAGUE = ("ratings",)  # in referee.cli.league: ratings for every game
+SEASON = "season"  # in referee.cli.season: a season's standings
 
 
 def make_app(
@@ -563,6 +564,10 @@ def make_app(
         from referee.cli.night import app as night_app
 
         app.add_typer(night_app, name=NIGHT)
+    if chosen is None or SEASON in chosen:
+        from referee.cli.season import app as season_app
+
+        app.add_typer(season_app, name=SEASON)
     if chosen is None or "rules" in chosen:
         rules_app = typer.Typer(help="Bundled and own rulesets.", no_args_is_help=True)
         rules_app.command("list")(rules_list)
@@ -643,7 +648,12 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
         return [games.BY_NAME[words[1].lower()]]
     if first.lower() in games.BY_NAME:
         return [games.BY_NAME[first.lower()]]
-    if first in SHARED or first in HISTORY or first in LEAGUE or first in ("rules", SERVE, NIGHT):
+    if (
+        first in SHARED
+        or first in HISTORY
+        or first in LEAGUE
+        or first in ("rules", SERVE, NIGHT, SEASON)
+    ):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -652,7 +662,11 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = first if first in (*SHARED, *HISTORY, *LEAGUE, "rules", "new", SERVE, NIGHT) else None
+    named = (
+        first
+        if first in (*SHARED, *HISTORY, *LEAGUE, "rules", "new", SERVE, NIGHT, SEASON)
+        else None
+    )
     own = first and first.lower() in games.BY_NAME
     only = "" if own else named
     game_command = (

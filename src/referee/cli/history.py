@@ -103,17 +103,20 @@ def export(
         from referee.render.share import share_card
         from referee.render.share_png import png
 
-        card = share_card(loaded.session, loaded.state, _night_of(ctx, loaded))
+        card = share_card(
+            loaded.session, loaded.state, _night_of(ctx, loaded), _season_of(ctx, loaded)
+        )
         storage.write_new(out, png(card), force=force)
         output.print_text(f"exported to {out}")
         return
     night = _night_of(ctx, loaded) if format in (Format.HTML, Format.SVG) else ""
+    season = _season_of(ctx, loaded) if format in (Format.HTML, Format.SVG, Format.MD) else ()
     if scores:
         text = history.csv_text(loaded.session, scores=True)
     elif format is Format.BGSTATS:
         text = _bgstats(loaded, link)  # a session without a result is refused before any write
     else:
-        text = _render(loaded, format, night)
+        text = _render(loaded, format, night, season)
     if out is None or to_stdout:
         sys.stdout.write(output_safe(text, format))
         return
@@ -137,7 +140,31 @@ def _night_of(ctx: typer.Context, loaded: storage.Loaded) -> str:
     return found or ""
 
 
-def _render(loaded: storage.Loaded, format: Format, night: str = "") -> str:
+def _season_of(ctx: typer.Context, loaded: storage.Loaded) -> tuple[str, ...]:
+    """The newest season (by when it was made) the session counts in, as its share card shows
+    it: its name and its top five (none: no season counts it). A season file that cannot be
+    read is passed over with a warning line."""
+    from referee.league import standings
+    from referee.render.season import share_lines
+
+    space = workspace(ctx)
+    if not storage.season_files(space.home):  # no season: no replay of every session
+        return ()
+    found, unreadable = storage.every_season(space.home)
+    for line in unreadable:
+        output.warning_line(line)
+    own = history.summarise(loaded.session)
+    counting = [s.season for s in found if s.season.counts(own)]
+    if not counting:
+        return ()
+    season = max(counting, key=lambda s: (s.created, s.name))
+    table, _ = standings(season, _summaries(ctx))
+    return share_lines(season, table)
+
+
+def _render(
+    loaded: storage.Loaded, format: Format, night: str = "", season: tuple[str, ...] = ()
+) -> str:
     session, state = loaded.session, loaded.state
     engine = session.engine
     match format:
@@ -151,12 +178,16 @@ def _render(loaded: storage.Loaded, format: Format, night: str = "") -> str:
             return history.json_document(session, storage.session_to_doc(session), summary)
         case Format.MD:
             return history.markdown(
-                session, engine.outcome(state), _card_text(loaded, 60), _money(session, state)
+                session,
+                engine.outcome(state),
+                _card_text(loaded, 60),
+                _money(session, state),
+                season,
             )
         case Format.HTML | Format.SVG:
             from referee.render import share
 
-            card = share.share_card(session, state, night)
+            card = share.share_card(session, state, night, season)
             return share.svg(card) if format is Format.SVG else share.page(card)
     raise AssertionError(format)  # pragma: no cover - sqlite, png, bgstats: written elsewhere
 
@@ -195,6 +226,11 @@ def _export_sqlite(
         parts = [history.night_rows(its), one]
         storage.write_sqlite(out, history.SQLITE_SCHEMA, parts, force=force)
         return
+    from referee.league import season_rows
+
+    seasons, unreadable_seasons = storage.every_season(space.home)
+    counted = _summaries(ctx) if seasons else []  # before anything is written
+    unreadable = [*unreadable, *unreadable_seasons]
     # each identity once (as every_session keeps it), oldest first: the same nights give the
     # same file. A first pass reads what orders and counts each session (a few facts from its
     # file's head, or from its replay when no rows are kept for it); the rows are then read
@@ -213,6 +249,7 @@ def _export_sqlite(
                 continue
             night = night_of.get(rows["sessions"][0][0])
             yield history.with_path(rows, _data_path(space.home, path), night)
+        yield season_rows((s.season for s in seasons), counted)  # last: they name no session
 
     storage.write_sqlite(out, history.SQLITE_SCHEMA, every(), force=force)
 

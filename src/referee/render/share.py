@@ -53,6 +53,8 @@ class ShareCard(NamedTuple):
     house: str = ""  # its house rules in words ("calza once each, ..."), "" for none
     money: tuple[str, ...] = ()  # the pot, what each paid, who takes what (`money_lines`)
     night: str = ""  # the night it was part of (`referee night`), "" for none
+    played: str = ""  # its play time, first to last event (`2h05`), "" when unknown
+    season: tuple[str, ...] = ()  # the newest season it counts in: its name, then its top 5
 
     @property
     def narrow_columns(self) -> int:
@@ -114,9 +116,13 @@ def card_text(render_card: RenderableType, width: int) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
-def share_card(session: Session, state: Any, night: str = "") -> ShareCard:
-    """The share card of a session in the state `state` (its replay), part of `night`."""
+def share_card(
+    session: Session, state: Any, night: str = "", season: tuple[str, ...] = ()
+) -> ShareCard:
+    """The share card of a session in the state `state` (its replay), part of `night`, with
+    the lines of the newest season it counts in (`render.season.share_lines`)."""
     from referee import games
+    from referee.history import duration, play_span
     from referee.house import phrases
     from referee.render.common import money_lines
     from referee.session import money, seated_players
@@ -141,6 +147,8 @@ def share_card(session: Session, state: Any, night: str = "") -> ShareCard:
         house=", ".join(phrases(session.game, session.ruleset)),
         money=tuple(t.plain for t in money_lines(kept, seated, NARROW)) if kept else (),
         night=night,
+        played=duration(*play_span(session)),
+        season=season,
     )
 
 
@@ -199,6 +207,7 @@ def fragment(card: ShareCard) -> str:
         f'<header data-title="{escape(card.title)}"><h1>{escape(card.game)}</h1>'
         f'<p class="meta">{escape(card.name)} &middot; {escape(card.date)}'
         + (f" &middot; night {escape(card.night)}" if card.night else "")
+        + (f" &middot; played {escape(card.played)}" if card.played else "")
         + "</p></header>"
         f'<p class="result">{escape(card.result)}</p>'
         + (f'<p class="house">house rules: {escape(card.house)}</p>' if card.house else "")
@@ -213,6 +222,7 @@ def fragment(card: ShareCard) -> str:
         f'<pre class="narrow{" c50" if card.narrow_columns > NARROW else ""}">'
         f"{escape(card.narrow)}</pre>"
         f'<pre class="wide">{escape(card.wide)}</pre>'
+        + (f'<pre class="season">{escape(chr(10).join(card.season))}</pre>' if card.season else "")
     )
 
 
@@ -260,8 +270,9 @@ SVG_FONT = 'ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace'
 def picture_lines(card: ShareCard) -> list[str]:
     """The lines of the SVG and PNG: heading, result, standings, then the phone card."""
     lines = [card.game.upper(), f"{card.name}, {card.date}", "", card.result, ""]
-    if card.night:
-        lines[2:2] = [f"night {card.night}"]
+    if card.night or card.played:
+        said = [f"night {card.night}" if card.night else "", f"played {card.played}"]
+        lines[2:2] = [", ".join(p for p in said if p and p != "played ")]
     if card.house:
         from referee.render.cells import wrap_words
 
@@ -271,7 +282,8 @@ def picture_lines(card: ShareCard) -> list[str]:
     for s in card.standings:
         score = "" if s.score is None else str(s.score)
         lines.append(f"{s.place:>2}. {s.player:<20} {score:>8}".rstrip())
-    return [*lines, "", *card.narrow.splitlines()]
+    season = ["", *card.season] if card.season else []
+    return [*lines, "", *card.narrow.splitlines(), *season]
 
 
 def svg(card: ShareCard) -> str:
