@@ -177,13 +177,12 @@ down: Ann, Bob, Dee
 ''', id="nine-melds-fold-and-the-whole-sheet-fits"),
     pytest.param(MID, "show", "30", 0, '''\
 KALOOKI mid
-rnd code dl by  An Bo Cy De
- 1  333   9 An  *0 40 50 60
- 2> 334  10 Bo   . '. '. '.
-total            0 40 50 60
-calls/3          0  1  1  1
+rnd code by  Ann Bob  Cy Dee
+ 1  333  Ann  *0  40  50  60
+ 2> 334  Bob   .  '.  '.  '.
+total          0  40  50  60
+calls/3        0   1   1   1
 * went out, ' a call
-An=Ann Bo=Bob De=Dee
 1) 7S 7H 7D (Bob)
 2) 8S 8H 8D (Bob)
 3) 2S 3S 4S 5S (Bob)
@@ -252,7 +251,8 @@ def test_calls_stay_on_the_sheet_after_the_game(referee: Runner) -> None:
 
 def test_a_corrected_cell_with_a_call_still_fits_six_players_at_40(referee: Runner) -> None:
     # Found by a play-test: `~'240` made every column 6 wide, 41 columns in all, and each row
-    # wrapped. Past the last layout, cells lose their ticks: the calls row still counts them.
+    # wrapped; then the fix dropped every call tick. The `~` of a correction gives way first:
+    # the round keeps its call (the log and `show --json` say what was corrected).
     names = ["Annabel", "Bartholomew", "Cy", "Dee", "Eve", "Fitzgerald"]
     assert referee("new", "kalooki", *names, "--name", "six").code == 0
     for line in [
@@ -264,7 +264,8 @@ def test_a_corrected_cell_with_a_call_still_fits_six_players_at_40(referee: Runn
         assert referee("kal", *line.split()).code == 0, line
     shown = referee("show").out.splitlines()
     assert max(len(line.rstrip()) for line in shown) <= 40
-    assert " 1  Anna  200 ~240   *0  190  180  170" in shown
+    assert " 1  Anna  200 '240   *0  190  180  170" in shown
+    assert "* went out, ' a call" in shown and not any("~" in line for line in shown)
     assert "calls/3     0    1    0    0    0    0" in shown
 
 
@@ -292,3 +293,20 @@ def test_a_kalooki_head_too_narrow_for_a_wide_first_letter_is_the_seat_number() 
     for state in example_states("kalooki", {"Ann": "王", "Bob": "王王"}, step=10_000):
         heads = short_names(state, 1)
         assert "" not in heads and len(set(heads)) == len(heads)
+
+
+def test_a_fresh_three_player_sheet_keeps_its_names_when_the_first_scores_come(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh 3-player sheet showed initials (A B C) beside the contracts in words, then
+    switched to names after the first score: laid out for three digits from the start, it
+    keeps one look."""
+    monkeypatch.setenv("COLUMNS", "40")
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "three").code == 0
+    fresh = referee("show").out.splitlines()
+    for line in ("down ann 2H 2S 2D / 3C 3S 3D / 4H 4S JK", "out ann",
+                 "hand bob --points 120", "hand cy --points 95"):  # fmt: skip
+        assert referee("kal", *line.split()).code == 0, line
+    scored = referee("show").out.splitlines()
+    assert fresh[1] == scored[1] == "rnd code dl by      Ann     Bob      Cy"
+    assert scored[2] == " 1  333   9 Ann      *0     120      95"

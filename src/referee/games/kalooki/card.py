@@ -28,6 +28,8 @@ from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
+SCORE = 3  # a cell's room before any score is in: a hand's three digits, so a fresh sheet
+# is laid out as it will be once the scores come (names stay names, not initials)
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
 LEGEND = {
     "*": "went out",
@@ -78,8 +80,9 @@ def _not_dealt(seat: Seat, number: int) -> str:
     return "x" if seat.left == number else ""
 
 
-def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
-    """Round `number`'s cells: each score with its marks, `.` while it is not in."""
+def _cells(state: State, number: int, ticks: Ticks, fixes: bool = True) -> list[str]:
+    """Round `number`'s cells: each score with its marks (`~` on a corrected one unless not
+    `fixes`), `.` while it is not in."""
     cells = []
     if number <= len(state.played):
         played = state.played[number - 1]
@@ -88,7 +91,8 @@ def _cells(state: State, number: int, ticks: Ticks) -> list[str]:
             if score is None:
                 cells.append(_not_dealt(seat, number))
                 continue
-            mark = "*" if seat.name == played.out else "~" if played.corrected[k] else ""
+            fixed = fixes and played.corrected[k]
+            mark = "*" if seat.name == played.out else "~" if fixed else ""
             cells.append(mark + _ticks(played.calls[k], ticks) + str(score))
         return cells
     current = number == state.round and not state.is_over
@@ -128,6 +132,7 @@ class Layout(NamedTuple):
     dealer: int  # the dealer's width; 0: no dealer column
     cell: int  # a player's column, the space before it included
     ticks: Ticks
+    fixes: bool = True  # corrected cells marked `~` (the first mark to give way to the calls)
 
     @property
     def prefix(self) -> int:
@@ -156,17 +161,21 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     code, dealt, spelled = _parts(state)
     longest = max(width_of(name) for name in short_names(state, 6))
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
-    for ticks in Ticks:
-        cells = [c for r in numbers for c in _cells(state, r, ticks)]
+    # the calls' ticks outlast the marks of corrections: a full table of corrected 3-digit
+    # cells keeps a tick for its calls and loses the `~` first
+    choices = [(t, True) for t in Ticks if t is not Ticks.NONE]
+    choices += [(Ticks.ONE, False), (Ticks.NONE, False)]
+    for ticks, fixes in choices:
+        cells = [c for r in numbers for c in _cells(state, r, ticks, fixes)]
         cells += [c for v in state.voids if v.round in numbers for c in _void_cells(v, ticks)]
         cells += [str(s.total) for s in state.seats] + [str(s.calls_game) for s in state.seats]
-        cell = 1 + max(len(c) for c in cells)
+        cell = 1 + max(SCORE, *(len(c) for c in cells))
         for parts, least in [*((o, 3) for o in options), ((), 1)]:
-            bare = Layout(parts, 0, cell, ticks).prefix
+            bare = Layout(parts, 0, cell, ticks, fixes).prefix
             dealer = min(longest, width - n * cell - bare - 1)
             if dealer >= least:
-                return Layout(parts, dealer, cell, ticks)
-    return Layout((), 0, cell, Ticks.NONE)  # narrower than any sheet: the screen cuts it
+                return Layout(parts, dealer, cell, ticks, fixes)
+    return Layout((), 0, cell, Ticks.NONE, False)  # narrower than any sheet: the screen cuts it
 
 
 def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str], str]:
@@ -204,7 +213,7 @@ def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], lis
             else:
                 rows.append(Text(prefix(number, True) + " void, dealt again", style="dim"))
         current = number == state.round and not state.is_over
-        cells = _cells(state, number, layout.ticks)
+        cells = _cells(state, number, layout.ticks, layout.fixes)
         marks += "".join(cells)
         rows.append(_line(prefix(number), cells, cell, "bold" if current else ""))
     rows.append(_line(f"{'total':<{wide}}", [str(s.total) for s in state.seats], cell, "bold"))
