@@ -139,7 +139,7 @@ def address_lines(host: str, port: int, token: str, width: int) -> list[str]:
     if also:
         lines += textwrap.wrap("same page at: " + ", ".join(also), width, subsequent_indent="  ")
     if others:
-        text = "not on this Wi-Fi? --host " + ", ".join(others)
+        text = "other addresses (--host): " + ", ".join(others)
         lines += textwrap.wrap(text, width, subsequent_indent="  ")
     return lines
 
@@ -274,7 +274,7 @@ def serve(
 
 
 def qr(ctx: typer.Context) -> None:
-    """The live card's QR code again.
+    """The live card's QR again.
 
     The address and QR code that 'referee serve' (or 'shell --serve') showed when it
     started, while it runs; exit 1 when nothing is served.
