@@ -42,6 +42,7 @@ Commands:
   delete    Delete a session.
   rename    Rename a session.
   serve     The card, live on phones.
+  qr        The live card's QR again.
   ratings   Ratings for every game.
   night     A night's games and money.
   season    A season's standings.

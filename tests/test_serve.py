@@ -18,9 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import segno
-
-from referee.render.qr import qr_lines
 
 GUARD = 20.0  # seconds: a hang, never a slow machine
 
@@ -280,45 +277,3 @@ def test_shell_serve_updates_after_a_shell_action(tmp_path: Path) -> None:
         served.process.stdin.close()
         assert served.process.wait(timeout=GUARD) == 0
         served.stop()
-
-
-# ---------------------------------------------------------------------------- the QR code
-
-
-# (top drawn, bottom drawn) as each character shows them: light modules are drawn
-_HALVES = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
-
-
-def modules(lines: list[str]) -> list[list[int]]:
-    """The matrix a drawing shows (1 dark): an odd last row comes back as a row of dark
-    modules, which the drawing never draws."""
-    rows: list[list[int]] = []
-    for line in lines:
-        halves = [_HALVES[char] for char in line]
-        rows.append([0 if top else 1 for top, _ in halves])
-        rows.append([0 if bottom else 1 for _, bottom in halves])
-    return rows
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://127.0.0.1:8765/ABCDEFGHIJKLMNOPQRSTUVWXYZ/",
-        "http://192.168.100.200:65535/KGIIFKG3M6XM6GTMUJSIX63XQE/",
-        "http://10.0.0.2:8765/AAAAAAAAAAAAAAAAAAAAAAAAAA/",
-    ],
-)
-def test_the_drawn_code_maps_back_module_for_module(url: str) -> None:
-    lines = qr_lines(url)
-    assert max(len(line) for line in lines) <= 40 and len(lines) <= 20
-    code = segno.make(url, error="l", micro=False, boost_error=True)
-    matrix = [list(row) for row in code.matrix_iter(scale=1, border=2)]
-    drawn = modules(lines)
-    assert drawn[: len(matrix)] == matrix
-    assert all(all(m == 1 for m in row) for row in drawn[len(matrix) :])  # the padding half-row
-
-
-def test_light_modules_are_drawn_and_dark_ones_left_blank() -> None:
-    lines = qr_lines("x")
-    assert set(lines[0]) == {"█"}  # two rows of the light quiet zone
-    assert modules(lines)[:2] == [[0] * len(lines[0])] * 2

@@ -339,8 +339,8 @@ def test_completion_completes_after_a_lazy_build(
     shell = Shell("friday")
     first = shell.complete("", "")  # the open actions first, then the rest and the shell's
     assert first == ["claim", "kariki", "slash", "join", "leave", "replace", "roll", "pull",
-                     "pass", "buyback", "settle", "odds", "show", "log", "undo", "redo", "help",
-                     "quit"]  # fmt: skip
+                     "pass", "buyback", "seat", "settle", "odds", "show", "log", "undo", "redo", "help",
+                     "qr", "quit"]  # fmt: skip
     assert built == []
     assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
     assert shell.complete("pass ", "--") == ["--by"]
@@ -457,7 +457,7 @@ KIRIKI = ("kiriki", "Ann", "Bob", "--first", "Ann")
     [
         pytest.param(KIRIKI, "k", "'kiriki' in full: it ends the round", id="kiriki-k"),
         pytest.param(KIRIKI, "res ann", "'resign' in full: it ends the match", id="resign"),
-        pytest.param(("kariki", "Ann", "Bob"), "se", "'settle' in full: it ends the night",
+        pytest.param(("kariki", "Ann", "Bob"), "set", "'settle' in full: it ends the night",
                      id="settle"),
         pytest.param(("kalooki", "Ann", "Bob", "Cy"), "o ann", "'out' in full", id="out"),
     ],

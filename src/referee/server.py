@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import secrets
-import socket
 import threading
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
+
+from referee.lan import lan_address as lan_address  # moved to referee.lan; named here still
 
 HEADER_TIMEOUT = 5.0  # seconds a client has to send its request
 WRITE_TIMEOUT = 5.0  # seconds a client has to take what it is sent
@@ -55,22 +55,6 @@ def new_token() -> str:
     import base64
 
     return base64.b32encode(secrets.token_bytes(16)).decode("ascii").rstrip("=")
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, else the loopback address.
-
-    Connecting a UDP socket only asks the routing table (no packet is sent). An address that
-    is not private (a public interface) is never chosen: `--host` must say so.
-    """
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed like the internet, never sent
-            found = str(probe.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
-    address = ipaddress.ip_address(found)
-    return found if address.is_private and not address.is_unspecified else "127.0.0.1"
 
 
 class LiveServer:

@@ -397,27 +397,44 @@ def shell(
     serve: Annotated[
         bool, typer.Option("--serve", help="Also show the live card on the table's phones.")
     ] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            "--port",
+            help="With --serve: as 'referee serve --port'.",
+            min=0,
+            max=65535,
+            show_default=False,
+        ),
+    ] = None,
+    host: Annotated[
+        str | None,
+        typer.Option("--host", help="With --serve: as 'referee serve --host'.", show_default=False),
+    ] = None,
 ) -> None:
     """Play a night in a prompt.
 
     Type the session's actions, 'undo', 'show' ... without 'referee GAME'; 'help' lists what
     is open now. Reads lines from a pipe too: 'referee shell < night.txt' plays a script.
-    With --serve, the others follow the card on their phones (see 'referee serve').
+    With --serve, the others follow the card on their phones (see 'referee serve'); 'qr'
+    shows its address again.
     """
     from referee.cli.shell import Shell
 
+    if not serve and (port is not None or host is not None):
+        given = "--port" if port is not None else "--host"
+        raise UsageError(f"{given} is for the live card: add --serve ('shell --serve {given} ...')")
     ref = session or workspace(ctx).default_ref
     prompt = Shell(ref)
-    server = None
     if serve:
         from referee.cli.serve import start_background
 
-        server = start_background(prompt.ref, None, None, prompt.space)
+        prompt.live = start_background(prompt.ref, host, port, prompt.space)
     try:
         code = prompt.loop()
     finally:
-        if server is not None:
-            server.stop()
+        if prompt.live is not None:
+            prompt.live.stop()
     if code:
         raise typer.Exit(code)
 
@@ -512,9 +529,11 @@ SHARED: dict[str, Callable[..., None]] = {
 
 HISTORY = ("export", "import", "stats", "delete", "rename")  # in referee.cli.history
 SERVE = "serve"  # in referee.cli.serve: the live card for the table's phones
+QR = "qr"  # in referee.cli.serve too: the live card's address again
 NIGHT = "night"  # in referee.cli.night: a night's games, money and rounds
 LEAGUE = ("ratings",)  # in referee.cli.league: ratings for every game
 SEASON = "season"  # in referee.cli.season: a season's standings
+TOOLS = ("rules", SERVE, QR, NIGHT, SEASON)  # the other shared commands and groups
 
 
 def make_app(
@@ -554,6 +573,10 @@ def make_app(
         from referee.cli.serve import serve as serve_command
 
         app.command(SERVE)(serve_command)
+    if chosen is None or QR in chosen:
+        from referee.cli.serve import qr as qr_command
+
+        app.command(QR)(qr_command)
     if chosen is None or chosen.intersection(LEAGUE):
         from referee.cli import league
 
@@ -648,12 +671,7 @@ def games_for(argv: Sequence[str]) -> list[games.GameInfo]:
         return [games.BY_NAME[words[1].lower()]]
     if first.lower() in games.BY_NAME:
         return [games.BY_NAME[first.lower()]]
-    if (
-        first in SHARED
-        or first in HISTORY
-        or first in LEAGUE
-        or first in ("rules", SERVE, NIGHT, SEASON)
-    ):
+    if first in (*SHARED, *HISTORY, *LEAGUE, *TOOLS):
         return []
     return list(games.GAMES)  # help, a bare `new`, or an unknown word: show every game
 
@@ -662,11 +680,7 @@ def command_for(argv: Sequence[str]) -> Any:
     """The Click command tree for this command line (built from the Typer app: costly)."""
     words = _words(argv)
     first = words[0] if words else None
-    named = (
-        first
-        if first in (*SHARED, *HISTORY, *LEAGUE, "rules", "new", SERVE, NIGHT, SEASON)
-        else None
-    )
+    named = first if first in (*SHARED, *HISTORY, *LEAGUE, *TOOLS, "new") else None
     own = first and first.lower() in games.BY_NAME
     only = "" if own else named
     game_command = (

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee import storage
+from referee import lan, storage
 from referee.cli import output
 from referee.cli.common import SessionOpt, Workspace, workspace
 from referee.errors import RefereeError, UsageError, quote
-from referee.server import SCRIPT, Background, LiveServer, Page, lan_address, new_token
-from referee.storage import Loaded
+from referee.server import SCRIPT, Background, LiveServer, Page, new_token
+from referee.storage import Loaded, serving
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 DEFAULT_PORT = 8765
 HEADING = "scan for the live card (same Wi-Fi):"
+LOCAL_HEADING = "the live card, on this device only:"
+NOT_SERVING = "not serving: start with 'referee serve' (or 'referee shell --serve')"
 
 PortOpt = Annotated[
     int | None,
@@ -39,7 +46,8 @@ HostOpt = Annotated[
     str | None,
     typer.Option(
         "--host",
-        help="Address to listen on (default: this machine's address on the local network).",
+        help="Address to listen on (default: this machine's address on the local network; "
+        "0.0.0.0: all of them).",
         show_default=False,
     ),
 ]
@@ -100,13 +108,65 @@ class SessionSource:
         return self.space.load(str(path))
 
 
-def address_lines(host: str, port: int, token: str, width: int) -> list[str]:
-    """The address to type, cut at the token when the screen is narrow, and its QR code."""
-    from referee.render.qr import qr_lines
+def urls(host: str, port: int, token: str) -> tuple[list[str], list[str], bool]:
+    """What a server listening on `host` shows: the URLs a phone can open (the first goes in
+    the QR code), the other addresses `--host` could pick, and whether the page is for this
+    device only (loopback, or no address of the network found)."""
 
-    url = f"http://{host}:{port}/{token}/"
-    typed = [url] if len(url) <= width else [f"http://{host}:{port}/", f"  {token}/"]
-    return [*typed, *qr_lines(url)]
+    def url(where: str) -> str:
+        return f"http://{lan.url_host(where)}:{port}/{token}/"
+
+    if lan.is_loopback(host):
+        return [url(host)], [], True
+    if lan.is_wildcard(host):
+        found = [url(str(a.ip)) for a in lan.reachable(host)]
+        loopback = "::1" if host == "::" else "127.0.0.1"
+        return found or [url(loopback)], [], not found
+    others = [a.host for a in lan.addresses() if str(a.ip) != host.split("%", 1)[0]]
+    return [url(host)], others, False
+
+
+def address_lines(host: str, port: int, token: str, width: int) -> list[str]:
+    """The lines under the QR code: the address to type (cut at the token when the screen is
+    narrow), then the others the page answers on, or that `--host` could pick."""
+    import textwrap
+
+    found, others, _ = urls(host, port, token)
+    first = found[0]
+    cut = first.rindex("/", 0, len(first) - 1) + 1
+    lines = [first] if len(first) <= width else [first[:cut], f"  {first[cut:]}"]
+    also = [u[: u.rindex("/", 0, len(u) - 1) + 1] for u in found[1:]]
+    if also:
+        lines += textwrap.wrap("same page at: " + ", ".join(also), width, subsequent_indent="  ")
+    if others:
+        text = "other addresses (--host): " + ", ".join(others)
+        lines += textwrap.wrap(text, width, subsequent_indent="  ")
+    return lines
+
+
+def show_address(host: str, port: int, token: str, last: str) -> None:
+    """The address and its QR code: in explicit colours where colour is on (it scans on a
+    light terminal and a dark one), else in the terminal's text colour for its background."""
+    from referee.render import qr
+
+    width = output.width()
+    found, _, local = urls(host, port, token)
+    wildcard_only = local and not lan.is_loopback(host)
+    heading = LOCAL_HEADING if local else HEADING
+    items: list[RenderableType | str] = [heading]
+    if wildcard_only:  # no address of the network found: nothing a phone could scan
+        items = ["no network address found; on this device:"]
+    else:
+        console = output.console()
+        if console.is_terminal and console.color_system is not None and not console.no_color:
+            items.append(qr.qr_text(found[0], width))
+        else:
+            dark = qr.is_dark_background()
+            items.append("\n".join(qr.qr_lines(found[0], width, dark_background=dark)))
+    items += address_lines(host, port, token, width)
+    if last:
+        items.append(last)
+    output.draw(*items)
 
 
 def listen(
@@ -124,11 +184,31 @@ def listen(
                              f"{error.strerror or error}") from None  # fmt: skip
 
 
+class Live:
+    """The server `shell --serve` runs on a thread, and what `qr` in the shell shows of it."""
+
+    def __init__(self, runner: Background, host: str, port: int, token: str, root: Path) -> None:
+        self.runner = runner
+        self.host, self.port, self.token = host, port, token
+        self.root = root
+        self.record = serving.Serving(os.getpid(), host, port, token)
+        serving.record(root, self.record)
+
+    def show(self) -> None:
+        """The address and QR code again."""
+        show_address(self.host, self.port, self.token, "")
+
+    def stop(self) -> None:
+        """Stop serving, free the port and say so to `referee qr`."""
+        self.runner.stop()
+        serving.forget(self.root, self.record)
+
+
 def start_background(
     ref: str | None, host: str | None, port: int | None, shell: Workspace | None = None
-) -> Background:
+) -> Live:
     """`shell --serve`: the server on a thread of the shell's process; prints its address."""
-    host = host or lan_address()
+    host = lan.lan_address() if host is None else host
     source = SessionSource(ref, shell)
     token = new_token()
     last: OSError | None = None
@@ -139,10 +219,21 @@ def start_background(
         except OSError as error:
             last = error
             continue
-        lines = address_lines(bound[0], bound[1], token, output.width())
-        output.print_text("\n".join([HEADING, *lines]))
-        return runner
+        live = Live(runner, bound_host(host, bound[0]), bound[1], token, cache_root(shell))
+        show_address(live.host, live.port, token, "qr shows this again.")
+        return live
     raise UsageError(f"cannot listen on {quote(host)}: {last.strerror if last else 'failed'}")
+
+
+def bound_host(asked: str, bound: str) -> str:
+    """The address to show for a server asked to listen on `asked`: the one bound, except
+    that an empty host (every address of both families) stays empty."""
+    return "" if asked == "" else bound
+
+
+def cache_root(space: Workspace | None) -> Path:
+    """The private cache folder, where the running server is noted for `referee qr`."""
+    return (space.cache if space is not None else storage.Cache.default()).root
 
 
 def serve(
@@ -155,23 +246,41 @@ def serve(
 
     Serves the session's card as a read-only page on the local network and shows its address
     as a QR code to scan. The page updates by itself after every save; it follows 'use'
-    unless -s names a session. Ctrl-C stops it.
+    unless -s names a session. Ctrl-C stops it; 'referee qr' shows the address again.
     """
     space = workspace(ctx)
     ref = session or space.default_ref
     space.path(ref)  # no session at all: say so now, not on the page
     source = SessionSource(ref)
     server = LiveServer(source, new_token())
-    where = host or lan_address()
+    where = lan.lan_address() if host is None else host
+    root = space.cache.root
+    recorded: list[serving.Serving] = []
 
-    def ready(bound_host: str, bound_port: int) -> None:
-        lines = address_lines(bound_host, bound_port, server.token, output.width())
-        output.print_text("\n".join([HEADING, *lines, "Ctrl-C stops it."]))
-        import sys
-
+    def ready(bound: str, bound_port: int) -> None:
+        shown = bound_host(where, bound)
+        recorded.append(serving.Serving(os.getpid(), shown, bound_port, server.token))
+        serving.record(root, recorded[-1])
+        show_address(shown, bound_port, server.token, "Ctrl-C stops it.")
         sys.stdout.flush()
 
     try:
         listen(server, where, port, ready)
     except KeyboardInterrupt:
         output.print_text("stopped")
+    finally:
+        for done in recorded:
+            serving.forget(root, done)
+
+
+def qr(ctx: typer.Context) -> None:
+    """The live card's QR again.
+
+    The address and QR code that 'referee serve' (or 'shell --serve') showed when it
+    started, while it runs; exit 1 when nothing is served.
+    """
+    found = serving.running(workspace(ctx).cache.root)
+    if found is None:
+        output.error_line(NOT_SERVING)
+        raise typer.Exit(1)
+    show_address(found.host, found.port, found.token, "")

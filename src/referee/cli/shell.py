@@ -15,7 +15,7 @@ import shlex
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typer.main import get_command, get_command_name
 
@@ -28,12 +28,16 @@ from referee.games.actions import Actions
 from referee.games.roster import ROSTER
 from referee.text import pick
 
+if TYPE_CHECKING:
+    from referee.cli.serve import Live
+
 BUILTINS = {
     "show": "the score card (show --full, show --compact)",
     "log": "the history with each ruling",
     "undo": "take back the last event",
     "redo": "put it back",
     "help": "the actions open now; help ACTION explains one",
+    "qr": "the live card's address and QR code again",
     "quit": "leave (also: exit, Ctrl-D)",
 }
 SHARED = ("show", "log", "undo", "redo")
@@ -59,6 +63,7 @@ class Shell:
     def __init__(self, ref: str | None) -> None:
         self.space = Workspace(keeps_replays=True)
         self.follows = ref is None  # opened on the current session: follow it when it moves
+        self.live: Live | None = None  # `shell --serve`: the server on a thread of this process
         # Each game's Click tree, built when a line first needs it and kept for the night:
         # building commands from their signatures is most of what opening would cost.
         self._trees: dict[tuple[str, bool], Any] = {}  # (game, the table's own)
@@ -154,7 +159,8 @@ class Shell:
             return 0
         first = line.split()[0].lower()
         looks = first in ("q", "?") or any(
-            len(first) > 1 and w.startswith(first) for w in ("show", "log", "help", "quit", "exit")
+            len(first) > 1 and w.startswith(first)
+            for w in ("show", "log", "help", "quit", "exit", "qr")
         )
         # Checked before the word is resolved (which reads the session as it is now): a line
         # typed for the card on screen never runs on a card another terminal changed.
@@ -172,6 +178,8 @@ class Shell:
             return None
         if head == "help":
             return self._help(words[1:])
+        if head == "qr":
+            return self._qr(words[1:])
         if head in self.tools:  # another game's tools (`kalooki check 5H 5D JK`); its actions
             # are refused by `common.act` in one line, and the shell goes on. An action is run on
             # this shell's session (so refused as a slip), never on whichever one is current.
@@ -195,6 +203,17 @@ class Shell:
         if self.follows:
             self._follow(before)
         return code
+
+    def _qr(self, words: list[str]) -> int:
+        """The live card's address and QR code: this shell's server, else one that another
+        terminal runs (as `referee qr`)."""
+        if words:
+            output.error_line(f"qr takes no words: not {quote(' '.join(words))}")
+            return 2
+        if self.live is not None:
+            self.live.show()
+            return 0
+        return run(["qr"], self.space, command_for(["qr"]))
 
     def _changed_elsewhere(self) -> bool:
         """Whether another terminal saved the session since this shell last saw it. Then the

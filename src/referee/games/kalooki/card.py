@@ -163,7 +163,7 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     options = ((code, dealt, spelled), (code, dealt), (code,), ())
     # the calls' ticks outlast the marks of corrections: a full table of corrected 3-digit
     # cells keeps a tick for its calls and loses the `~` first
-    choices = [(t, True) for t in Ticks if t is not Ticks.NONE]
+    choices: list[tuple[Ticks, bool]] = [(t, True) for t in Ticks if t is not Ticks.NONE]
     choices += [(Ticks.ONE, False), (Ticks.NONE, False)]
     for ticks, fixes in choices:
         cells = [c for r in numbers for c in _cells(state, r, ticks, fixes)]
