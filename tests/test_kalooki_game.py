@@ -801,7 +801,7 @@ def test_a_fix_keeps_the_next_fixes_honest() -> None:
 
 LAY_DOWNS = [
     pytest.param("", "Dee down 2H 2S 2D 2C 2H / 3C 3S 3D 3H 3C / 4H 4S 4D 4C 4H",
-                 "a lay-down of 15 cards, but Dee holds at most 10 cards on his turn (9 dealt"
+                 "a lay-down of 15 cards, but Dee holds at most 10 cards on a turn (9 dealt"
                  " + 1 drawn)", id="fifteen-of-nine-dealt"),
     pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D / 4H 4S 4D", None, id="ten-after-a-draw"),
     pytest.param("", "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
@@ -810,12 +810,12 @@ LAY_DOWNS = [
                  None, id="two-calls-make-room-for-fourteen"),
     pytest.param("Dee call; stockout; stockout;",
                  "Dee down 2H 2S 2D 2C / 3C 3S 3D 3H / 4H 4S 4D",
-                 "a lay-down of 11 cards, but Dee holds at most 10 cards on his turn (9 dealt",
+                 "a lay-down of 11 cards, but Dee holds at most 10 cards on a turn (9 dealt",
                  id="a-void-deals-call-gives-no-room"),
     pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D;", "Dee tack 2C on 1", None,
                  id="the-tenth-card-tacked"),
     pytest.param("Dee down 2H 2S 2D / 3C 3S 3D / 4H 4S 4D; Dee tack 2C on 1;", "Dee tack 3H on 2",
-                 "Dee tacks 3H, but Dee holds at most 0 cards on his turn (9 dealt + 1 drawn,"
+                 "Dee tacks 3H, but Dee holds at most 0 cards on a turn (9 dealt + 1 drawn,"
                  " 10 laid already)", id="an-eleventh-card-tacked"),
 ]  # fmt: skip
 

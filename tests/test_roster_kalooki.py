@@ -267,7 +267,7 @@ LEAVE_REFUSED = [
     pytest.param("leave Bob", Leave("Bob"), RuleViolation, "Bob has left already",
                  id="leave-of-a-player-who-left"),
     pytest.param("leave Bob", Replace("Bob", "Eve"), RuleViolation,
-                 "Bob has left: there is no seat of his to take over", id="replace-of-who-left"),
+                 "Bob has left: there is no seat to take over", id="replace-of-who-left"),
     pytest.param("", Leave("Zed"), UsageError, "unknown player 'Zed'", id="leave-of-nobody"),
     pytest.param("", Replace("Zed", "Eve"), UsageError, "unknown player 'Zed'",
                  id="replace-of-nobody"),
@@ -289,7 +289,7 @@ def test_the_dealer_who_leaves_before_his_deal_passes_it_on() -> None:
     assert state.name(state.dealer) == "Cy"
     assert words(state.ruling) == (
         "Bob leaves: dealt no more rounds, ranked below all who play on;"
-        " Cy deals round 2 in his place"
+        " Cy deals round 2 instead"
     )
     assert list(kg.dealers_ahead(state).values())[:3] == ["Cy", "Ann", "Cy"]
 
@@ -376,7 +376,7 @@ def test_who_takes_a_seat_pays_its_holder_what_he_had_paid() -> None:
                 game(stake=100, loss_value=1))  # fmt: skip
     state = kg.apply(state, Replace("Bob", "Eve"))
     assert state.ruling == (Replaced("Bob", "Eve", 130),)
-    assert words(state.ruling) == "Eve takes Bob's seat, his total and his calls, paying him 1.30"
+    assert words(state.ruling) == "Eve takes Bob's seat, total and calls, paying Bob 1.30"
     assert state.purse.moved == (Transfer("Eve", "Bob", 130),)
     assert kg.GAME.seats is not None and [p.name for p in kg.GAME.seats(state)] == [
         "Ann", "Eve", "Cy"]  # fmt: skip

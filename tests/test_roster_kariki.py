@@ -265,7 +265,7 @@ def test_a_newcomer_takes_over_a_seat_and_everything_on_it() -> None:
     assert names(state) == ["Ann", "Eve", "Cy", "Dee"] and eve.nickname is None
     assert (eve.berries, eve.slashes, eve.crowns) == (old.berries, old.slashes, old.crowns)
     assert (turn(state), state.responsible, state.claim) == ("Cy", 1, Rank.NINE)
-    assert said(state) == "Eve takes Bob's seat, paying him 1"
+    assert said(state) == "Eve takes Bob's seat, paying Bob 1"
     assert "Bob" not in k.scores(state) and [p["name"] for p in players(state)][1] == "Eve"
     state = play("Cy pull 1-3", state)  # the seat's claim still stands: a lie, Eve's berry
     assert berries(state)["Eve"] == 3 and said(state).endswith("a berry for Eve")
@@ -276,7 +276,7 @@ def test_the_taker_over_keeps_the_buyback_used_and_the_bartender() -> None:
     eve = state.seats[1]
     assert eve.buyback_used and state.bartender == "Eve" and len(eve.berries) == 4
     assert state.paid(eve) == 100 + 400  # the buy-in and the buy-back Bob paid
-    assert said(state) == "Eve takes Bob's seat, paying him 5"
+    assert said(state) == "Eve takes Bob's seat, paying Bob 5"
     with pytest.raises(RuleViolation, match="once per game"):
         play("Eve slash 3; Eve buyback", state)
 

@@ -160,7 +160,7 @@ def test_the_taker_pays_the_side_s_holder_what_he_had_put_in() -> None:
     state = play("Ann claim 9; Bob lift 4-5", match(stake=100, loss_value=50))
     taken = kr.apply(state, Replace("Bob", "Eve"))
     assert taken.ruling == (Replaced("Bob", "Eve", 150),)
-    assert words(taken.ruling) == "Eve takes Bob's side of the match, paying him 1.50"
+    assert words(taken.ruling) == "Eve takes Bob's side of the match, paying Bob 1.50"
     assert taken.purse.moved == (Transfer("Eve", "Bob", 150),)
     again = kr.apply(taken, Replace("Eve", "Fay"))  # what Eve paid for the side, to Eve
     assert again.purse.moved[-1] == Transfer("Fay", "Eve", 150)
@@ -241,7 +241,7 @@ def test_a_taken_over_match_is_rated_and_rematched_by_who_finished_it(
     assert referee("kr", "claim", "9").code == 0
     taken = referee("kr", "replace", "bo", "Eve")
     assert taken.code == 0 and " ".join(taken.out.split()).startswith(
-        "Eve takes Bob's side of the match, paying him 1"
+        "Eve takes Bob's side of the match, paying Bob 1"
     )
     for line in (["lift", "4-5"], ["claim", "10"], ["lift", "4-5"], ["claim", "10"],
                  ["lift", "4-5"]):  # Ann 3-0: her 9 held, two lies lifted  # fmt: skip

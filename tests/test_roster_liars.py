@@ -368,7 +368,7 @@ def test_a_leaver_s_money_stays_in_the_pot_and_costs_no_die() -> None:
 
 def test_a_taker_pays_the_holder_what_he_had_put_in() -> None:
     state = go("Ann bid 2x3; Bob call 0; replace Ann Eve", seated(stakes=MONEY))
-    assert words(state.ruling) == "Eve takes Ann's seat, paying him 2.50"
+    assert words(state.ruling) == "Eve takes Ann's seat, paying Ann 2.50"
     assert state.purse.moved == (Transfer("Eve", "Ann", 250),)
     assert state.purse.seat_paid("Eve") == 250
     state = go("Bob bid 2x3; Cy call 0; Cy bid 2x3; Eve call 3", state)  # Eve loses a die
@@ -389,7 +389,7 @@ def _session(ruleset: dict[str, Any], *events: object) -> tuple[Session, Any]:
 
 ONE_DIE = {**storage.load_ruleset("liars-dice"), "dice_per_player": 1, "stake": 2,
            "loss_value": 0.5}  # fmt: skip
-# Dee joins; Ann goes out; Eve takes Cy's seat (paying him 2); Eve goes out; Dee leaves: Bob wins
+# Dee joins; Ann goes out; Eve takes Cy's seat (paying Cy 2); Eve goes out; Dee leaves: Bob wins
 NIGHT = (
     Join("Dee"),
     ld.BidEvent("Ann", Bid(1, 3)),
@@ -510,7 +510,7 @@ def test_join_log_undo_and_json_through_the_command_line(referee: Runner) -> Non
     assert [(p["name"], p["out"]) for p in doc["players"]] == [
         ("Ann", False), ("Dee", True), ("Eve", False), ("Cy", False),
     ]  # fmt: skip
-    assert "Eve takes Bob's seat, paying him 2" in " ".join(referee("log").out.split())
+    assert "Eve takes Bob's seat, paying Bob 2" in " ".join(referee("log").out.split())
 
 
 @pytest.mark.parametrize(

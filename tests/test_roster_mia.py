@@ -394,11 +394,11 @@ def test_a_replace_pays_the_old_player_what_his_seat_cost() -> None:
     assert state.purse.seat_paid("Bob") == 300  # the stake and two lives
     state = play("replace Bob Eve", state)
     assert state.ruling == (Replaced("Bob", "Eve", 300),)
-    assert words(state.ruling) == "Eve takes Bob's seat, paying him 3"
+    assert words(state.ruling) == "Eve takes Bob's seat, paying Bob 3"
     assert state.purse.moved == (Transfer("Eve", "Bob", 300),)
     state = play("Ann 54; Eve lift 54; replace Eve Fay", state)
     assert state.purse.moved[-1] == Transfer("Fay", "Eve", 350)  # her transfer and her life
-    assert words(state.ruling) == "Fay takes Eve's seat, paying him 3.50"
+    assert words(state.ruling) == "Fay takes Eve's seat, paying Eve 3.50"
 
 
 def test_a_join_said_with_the_stake() -> None:

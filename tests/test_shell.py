@@ -339,8 +339,8 @@ def test_completion_completes_after_a_lazy_build(
     shell = Shell("friday")
     first = shell.complete("", "")  # the open actions first, then the rest and the shell's
     assert first == ["claim", "kariki", "slash", "join", "leave", "replace", "roll", "pull",
-                     "pass", "buyback", "seat", "settle", "odds", "show", "log", "undo", "redo", "help",
-                     "qr", "quit"]  # fmt: skip
+                     "pass", "buyback", "seat", "settle", "odds", "show", "log", "undo", "redo",
+                     "help", "qr", "quit"]  # fmt: skip
     assert built == []
     assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
     assert shell.complete("pass ", "--") == ["--by"]

@@ -763,7 +763,7 @@ def _check_holds(state: State, i: int, count: int, what: str) -> None:
     if count > left:
         laid = f", {seat.laid} laid already" if seat.laid else ""
         raise RuleViolation(
-            f"{what}, but {seat.name} holds at most {left} cards on his turn"
+            f"{what}, but {seat.name} holds at most {left} cards on a turn"
             f" ({why} + 1 drawn{laid})"
         )
 
@@ -1031,7 +1031,7 @@ def _hand_points(
         if not counts:
             holds = (
                 f"{player} holds no card ({why}, {laid} laid down or tacked): only who went out"
-                f" empties his hand (if {player} went out, undo to before the other 'out')"
+                f" empties a hand (if {player} went out, undo to before the other 'out')"
             )
             raise RuleViolation(f"a hand for {player}, but {holds}")
     else:
@@ -1284,7 +1284,7 @@ def _replace(state: State, event: Replace, facts: list[Fact]) -> State:
     i = state.index(event.old)
     old = state.seats[i]
     if not old.is_in:
-        raise RuleViolation(f"{old.name} has left: there is no seat of his to take over")
+        raise RuleViolation(f"{old.name} has left: there is no seat to take over")
     nicknames = [s.nickname for s in state.seats if s.nickname]
     new = check_newcomer(state.seats, event.new, nicknames, [t.payee for t in state.purse.moved])
 

@@ -94,10 +94,10 @@ def _sentence(fact: kg.Fact) -> str:
         case Left(player=player):
             return f"{n(player)} leaves: dealt no more rounds, ranked below all who play on"
         case Replaced(old=old, new=new, paid=paid):
-            pays = f", paying him {money(paid)}" if paid else ""
-            return f"{n(new)} takes {n(old)}'s seat, his total and his calls{pays}"
+            pays = f", paying {n(old)} {money(paid)}" if paid else ""
+            return f"{n(new)} takes {n(old)}'s seat, total and calls{pays}"
         case kg.DealPassed(dealer=dealer, round=number):
-            return f"{n(dealer)} deals round {number} in his place"
+            return f"{n(dealer)} deals round {number} instead"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)
 

@@ -94,7 +94,7 @@ def _sentence(fact: k.Fact) -> str:
         case Left(player=player):
             return f"{n(player)} leaves: out"
         case Replaced(old=old, new=new, paid=paid):
-            paying = f", paying him {show(paid)}" if paid else ""
+            paying = f", paying {n(old)} {show(paid)}" if paid else ""
             return f"{n(new)} takes {n(old)}'s seat{paying}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)

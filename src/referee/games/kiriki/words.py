@@ -88,7 +88,7 @@ def _sentence(fact: kr.Fact) -> str:
         case Left(player=player):
             return f"{n(player)} leaves: {n(player)} resigns"
         case Replaced(old=old, new=new, paid=paid):
-            pays = f", paying him {money(paid)}" if paid else ""
+            pays = f", paying {n(old)} {money(paid)}" if paid else ""
             return f"{n(new)} takes {n(old)}'s side of the match{pays}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)

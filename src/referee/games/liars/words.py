@@ -95,7 +95,7 @@ def _sentence(fact: ld.Fact) -> str:
         case ld.BidVoided(bidder=bidder, bid=bid):
             return f"{n(bidder)}'s {bid.words()} ({bid}) is void: nobody loses a die"
         case Replaced(old=old, new=new, paid=paid):
-            paying = f", paying him {show(paid)}" if paid else ""
+            paying = f", paying {n(old)} {show(paid)}" if paid else ""
             return f"{n(new)} takes {n(old)}'s seat{paying}"
         case _:  # mypy proves this unreachable: a fact without words fails the type check
             assert_never(fact)

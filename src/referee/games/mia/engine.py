@@ -466,7 +466,7 @@ def _answerer(state: State, by: str, verb: str) -> int:
     if state.phase is Phase.OPEN:
         raise RuleViolation(f"there is nothing to {verb}: {by} rolls and announces first")
     if state.phase is Phase.ROLL:
-        raise RuleViolation(f"{by} believed {state.standing}: he rolls and announces higher")
+        raise RuleViolation(f"{by} believed {state.standing}: {by} rolls and announces higher")
     return i
 
 

@@ -81,7 +81,7 @@ def _sentence(fact: mia.Fact) -> str:
         case roster.Left(player=player):
             return f"{n(player)} leaves: out"
         case roster.Replaced(old=old, new=new, paid=paid):
-            paying = f", paying him {show(paid)}" if paid else ""
+            paying = f", paying {n(old)} {show(paid)}" if paid else ""
             return f"{n(new)} takes {n(old)}'s seat{paying}"
         case _:
             assert_never(fact)
