@@ -204,7 +204,7 @@ def rate(summaries: Iterable[Summary]) -> dict[str, Pool]:
 
 def _start(model: Any) -> int:
     fresh = model.rating()
-    return round(fresh.mu - 3 * fresh.sigma)
+    return round(float(fresh.mu - 3 * fresh.sigma))
 
 
 def _placed(summary: Summary) -> list[tuple[str, int]]:
@@ -267,7 +267,8 @@ def night_of(summary: Summary) -> str:
     found = event_time(summary.began or summary.played)
     if found is None:
         return ""
-    return (found.astimezone() - timedelta(hours=6)).date().isoformat()
+    day: str = (found.astimezone() - timedelta(hours=6)).date().isoformat()
+    return day
 
 
 def standings(season: Season, summaries: Iterable[Summary]) -> tuple[list[Standing], list[str]]:
