@@ -183,6 +183,8 @@ def test_ann_and_ann_are_one_player_everywhere(bar: Runner) -> None:
     assert list(doc["games"]["mia"]) == ["Bob", "Cy", "Dee", "ann"]  # by name as shown
     assert doc["bar_nights"][0]["winners"] == {"Cy": 1, "ann": 1}
     assert json.loads(ok(bar, "stats", "--json", "--player", "Ann"))["sessions"] == 4
+    listed = json.loads(ok(bar, "sessions", "--json", "--player", "ANN"))  # sessions alike
+    assert sorted(r["name"] for r in listed) == ["g1", "g2", "g3", "g4"]
     versus = json.loads(ok(bar, "stats", "--json", "--vs", "ANN", "bob"))["versus"]
     assert versus == {"players": ["ann", "Bob"], "games": 3, "wins": {"ann": 2, "Bob": 1},
                       "ahead": {"ann": 2, "Bob": 1}, "level": 0}  # fmt: skip

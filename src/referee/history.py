@@ -673,21 +673,20 @@ def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
 
 
 def match_player(text: str, names: Iterable[str]) -> str:
-    """The player `text` names among `names`: exactly, else in any case; else `UsageError`
-    `no player 'Anne' (did you mean Ann?)`."""
+    """The player `text` names among `names`: exactly, else in any case (Ann and ann are one
+    player, `league.key`: any of his spellings is him); else `UsageError` `no player 'Anne'
+    (did you mean Ann?)`."""
     import difflib
 
     known = sorted(set(names))
     if text in known:
         return text
     same = [n for n in known if n.casefold() == text.strip().casefold()]
-    if len(same) == 1:
+    if same:
         return same[0]
     folded = {n.casefold(): n for n in known}
     close = difflib.get_close_matches(text.strip().casefold(), list(folded), 1, 0.6)
-    if same:
-        hint = f" (did you mean {' or '.join(same)}?)"
-    elif close:
+    if close:
         hint = f" (did you mean {folded[close[0]]}?)"
     else:
         hint = f" (try {', '.join(known[:8])})" if known else " (no sessions yet)"
@@ -752,12 +751,14 @@ class Filters:
 
 
 def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
-    """The sessions stats count: each identity once, those `filters` keep, oldest first."""
+    """The sessions stats count: each identity once, those `filters` keep, oldest first (those
+    begun at the same moment by name, not by their random ids: a strip of results, a streak
+    and a tie come out the same every run)."""
     from referee.league import once
 
     kept, _ = once(summaries)  # a copy counts once: the finished file with the most events
     found = [s for s in kept if filters.keep(s)]
-    return sorted(found, key=lambda s: (s.played, s.id))
+    return sorted(found, key=lambda s: (s.played, s.name, s.id))
 
 
 def stats(
@@ -784,12 +785,15 @@ def stats(
     boards: dict[str, dict[str, dict[str, int]]] = {}
     pool_boards: dict[str, dict[str, dict[str, int]]] = {}
     bar_nights: dict[str, dict[str, Any]] = {}
+    total_minutes = 0
     # one pass over the sessions; each session's own values are looked up once, not once a
     # player, and a player's tables are made when first met, not for every seat
     for summary in picked:
-        place = {key(n): p for n, p in reversed(places(summary).items())}  # the first spelling
+        seats = seated_once(summary)
+        key_of = dict(seats)  # every spelling at the table: one key each
+        place = {key_of.get(n) or key(n): p for n, p in reversed(places(summary).items())}
         decided, day, tally = summary.decided, summary.day, summary.tally
-        winners = {key(w) for w in summary.winners}
+        winners = {key_of.get(w) or key(w) for w in summary.winners}
         pending = "L" if decided else "-"
         played = minutes(summary.began, summary.ended) or 0
         its_pool = pool(summary)
@@ -804,7 +808,8 @@ def stats(
             kept["minutes"] += played
             for who in winners if decided else ():
                 kept["winners"][who] = kept["winners"].get(who, 0) + 1
-        seats = seated_once(summary)
+        here = [who for _, who in seats]
+        total_minutes += played
         for name, who in seats:
             row = people.get(who)
             if row is None:
@@ -822,11 +827,15 @@ def stats(
             row["last_played"] = day or row["last_played"]
             row["pools"][its_pool] = row["pools"].get(its_pool, 0) + 1
             row["latest"][its_pool] = len(row["form"])  # a tie goes to the one played last
-            for _, other in seats:
-                if other != who:
-                    row["met"][other] = row["met"].get(other, 0) + 1
-                    if who in place and other in place and place[other] < place[who]:
-                        row["above"][other] = row["above"].get(other, 0) + 1
+            met = row["met"]  # himself too: `_finish_person` drops him
+            for other in here:
+                met[other] = met.get(other, 0) + 1
+            mine = place.get(who)
+            if mine is not None:
+                above = row["above"]
+                for other, theirs in place.items():
+                    if theirs < mine:
+                        above[other] = above.get(other, 0) + 1
             money = summary.money(name) if decided else None
             if money is not None:
                 total = row["money"] or {"paid": 0, "won": 0, "net": 0}
@@ -840,21 +849,21 @@ def stats(
             game_of.setdefault(who, []).append(
                 Seen(decided, summary.keeps_money, tally.get(name, {}))
             )
-    for row in people.values():
-        _finish_person(row, shown)
+    for who, row in people.items():
+        _finish_person(who, row, shown)
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))
     doc: dict[str, Any] = {
         "sessions": len(picked),
         "first_played": picked[0].day if picked else None,
         "last_played": picked[-1].day if picked else None,
-        "minutes": sum(minutes(s.began, s.ended) or 0 for s in picked),
+        "minutes": total_minutes,
         "players": [{"name": shown[k], **r} for k, r in listed if wanted is None or k == wanted],
         "leaderboards": _boards(boards, shown),
         "pools": _boards(pool_boards, shown, games_only=True),
         "months": months(picked),
         "bar_nights": [_bar_night(n, shown) for _, n in sorted(bar_nights.items(), reverse=True)],
         "games": _tallies(per_game, shown, wanted),
-        "money": money_doc(picked, nights, filters, summaries),
+        "money": money_doc(picked, nights, filters, summaries, shown),
     }
     if versus:
         doc["versus"] = head_to_head(picked, versus[0], versus[1])
@@ -882,9 +891,10 @@ def seated_once(summary: Summary) -> list[tuple[str, str]]:
     seen: set[str] = set()
     found = []
     for name in summary.at_table:
-        if key(name) not in seen:
-            seen.add(key(name))
-            found.append((name, key(name)))
+        folded = key(name)
+        if folded not in seen:
+            seen.add(folded)
+            found.append((name, folded))
     return found
 
 
@@ -930,7 +940,7 @@ def _rate(wins: int, games_: int) -> float | None:
     return round(wins / games_, 3) if games_ else None
 
 
-def _finish_person(row: dict[str, Any], shown: Mapping[str, str]) -> None:
+def _finish_person(who: str, row: dict[str, Any], shown: Mapping[str, str]) -> None:
     """Rates, streaks, the strip, rival, nemesis and favourite game from what one pass
     counted."""
     form: list[str] = row.pop("form")
@@ -952,6 +962,7 @@ def _finish_person(row: dict[str, Any], shown: Mapping[str, str]) -> None:
     row["first_played"] = row["first_played"] or None
     row["last_played"] = row["last_played"] or None
     met: dict[str, int] = row.pop("met")
+    met.pop(who, None)  # counted at every table he sat at
     above: dict[str, int] = row.pop("above")
     pools: dict[str, int] = row["pools"]
     rival = min(met, key=lambda k: (-met[k], k), default=None)
@@ -1015,6 +1026,7 @@ def money_doc(
     nights: Sequence[Night] = (),
     filters: Filters = Filters(),
     summaries: Sequence[Summary] = (),
+    shown: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The money, in whole cents: each settled night the filters keep (its nets and transfers
     as its record keeps them: money that changed hands never changes), each session played for
@@ -1027,7 +1039,7 @@ def money_doc(
     night_of = night_of_each(nights)
     sessions = []
     totals: dict[str, dict[str, int]] = {}  # by `league.key`, named as `shown` spells him
-    shown = spellings(picked)
+    shown = spellings(picked) if shown is None else shown  # each player's name by his key
     wanted = key_of(filters.player) if filters.player is not None else None
     for summary in picked:
         if not summary.decided:

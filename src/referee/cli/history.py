@@ -348,7 +348,7 @@ def stats(
         typer.Option(metavar="NAME", help="Only sessions under this ruleset.", show_default=False),
     ] = None,
     player: Annotated[
-        str | None, typer.Option(metavar="PLAYER", help="Only this player.", show_default=False)
+        str | None, typer.Option(metavar="PLAYER", help="This player's page.", show_default=False)
     ] = None,
     versus: Annotated[
         tuple[str, str] | None,
@@ -883,21 +883,27 @@ def _player_page(
             continue
         mark = ", provisional" if rating.provisional else ""
         lines.append(f"  {_title(pool)} {rating.shown}, {_plural(rating.games, 'game')}{mark}")
-    rival = row["rival"]["name"] if row["rival"] else "NAME"
-    command = f"head to head: stats --vs {printable(row['name'])} {printable(rival)}"
-    lines.append(command if len(command) <= WIDE and command.isascii() else
-                 "head to head: stats --vs A B")  # fmt: skip
+    import shlex
+
+    other = row["rival"]["name"] if row["rival"] else "NAME"
+    command = f"head to head: stats --vs {shlex.quote(row['name'])} {shlex.quote(other)}"
+    lines.append(command if len(command) <= WIDE and command.isprintable() and command.isascii()
+                 else "head to head: stats --vs A B")  # fmt: skip
     return lines
 
 
 def _versus_lines(v: dict[str, Any]) -> list[str]:
     """Head to head in 40 columns: games together, wins, who finished ahead, level."""
+    from referee.render.cells import cut_apart
+
     a, b = v["players"]
+    long_a, long_b = cut_apart([printable(a), printable(b)], 18)
+    short_a, short_b = cut_apart([printable(a), printable(b)], 10)  # names cut alike stay apart
     return [
-        f"{_name(a, 18)} v {_name(b, 18)}",
+        f"{long_a} v {long_b}",
         f"  {_plural(v['games'], 'game')} together",
-        f"  wins: {_name(a, 10)} {v['wins'][a]}, {_name(b, 10)} {v['wins'][b]}",
-        f"  ahead: {_name(a, 10)} {v['ahead'][a]}, {_name(b, 10)} {v['ahead'][b]}",
+        f"  wins: {short_a} {v['wins'][a]}, {short_b} {v['wins'][b]}",
+        f"  ahead: {short_a} {v['ahead'][a]}, {short_b} {v['ahead'][b]}",
         f"  level (same place): {v['level']}",
     ]
 
