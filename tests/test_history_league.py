@@ -256,7 +256,7 @@ def test_since_on_stats_and_sessions(referee: Runner, league: Path) -> None:
 
 
 def test_the_player_card_at_forty_columns(referee: Runner, league: Path) -> None:
-    text = referee("stats", "--player", "bob", "--game", "kariki").out
+    text = referee("stats", "--all", "--player", "bob", "--game", "kariki").out
     bob = json.loads(referee("stats", "--json", "--player", "bob", "--game", "kariki").out)
     money = bob["players"][0]["money"]  # once Kariki keeps its pot (issue 19)
     paid = []
@@ -280,7 +280,7 @@ def test_the_player_card_at_forty_columns(referee: Runner, league: Path) -> None
 
 
 def test_the_stats_screen_at_forty_columns(referee: Runner, league: Path) -> None:
-    text = referee("stats", "--game", "kiriki").out
+    text = referee("stats", "--all", "--game", "kiriki").out
     assert text.splitlines()[:8] == [
         "1 session, 2026-11-28 to 2026-11-28",
         "player       games wins rate form",
@@ -291,7 +291,7 @@ def test_the_stats_screen_at_forty_columns(referee: Runner, league: Path) -> Non
         "plays per month:",
         "2026-11 # 1",
     ]
-    assert max(len(line) for line in referee("stats").out.splitlines()) <= 40
+    assert max(len(line) for line in referee("stats", "--all").out.splitlines()) <= 40
 
 
 # ---------------------------------------------------------------------------- SQLite, CSV
@@ -516,7 +516,7 @@ def test_the_stats_screen_marks_a_cut_name_and_a_longer_leaderboard(referee: Run
     # Kariki night of six listed five players on its leaderboard with no word of the sixth.
     players = ["Konstantinos-Pap", "Konstantinos", "Cy", "Dee", "Eve", "Fay"]
     assert referee("new", "kariki", *players, "--name", "six").code == 0
-    text = referee("stats").out.splitlines()
+    text = referee("stats", "--all").out.splitlines()
     assert "Konstantino…     1    0    - -" in text
     assert "Konstantinos     1    0    - -" in text
     assert text[text.index("leaderboards (wins/games):") + 1 :][:2] == [

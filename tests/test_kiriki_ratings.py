@@ -487,7 +487,7 @@ def test_ratings_and_stats_keep_their_columns_with_names_of_wide_characters(
     ]
     assert [cell_len(line) for line in table] == [37, 37, 37]
     assert referee("ratings").out.splitlines()[-1] == "             Bob  0 - 1  王小明王小明王"
-    rows = referee("stats").out.splitlines()[1:4]
+    rows = referee("stats", "--all").out.splitlines()[1:4]
     # a cut name ends in … (a wide letter that would straddle the column goes)
     assert rows[1:] == ["王小明王小…      1    1 100% W", "Bob              1    0   0% L"]
 
@@ -505,7 +505,13 @@ def test_ratings_head_to_head_history_and_stats_fit_40_columns_at_the_name_limit
     wide, long = "王小明王小明王小明王小明王小明王", "Abcdefghijklmnop"
     referee("new", "kiriki", long, wide, "--first", long, "--ranked", "--name", "one")
     assert all(cell_len(line) <= 40 for line in referee("kr", "resign", long).out.splitlines())
-    for args in (["ratings"], ["ratings", "--history"], ["stats"]):
+    for args in (
+        ["ratings"],
+        ["ratings", "--history"],
+        ["stats"],
+        ["stats", "--all"],
+        ["stats", "--player", long],
+    ):
         out = referee(*args).out.splitlines()
         assert [line for line in out if cell_len(line) > 40] == [], args
     assert referee("ratings").out.splitlines()[-1] == "Abcdefghijklmnop  0 - 1  王小明王小明王"

@@ -103,7 +103,8 @@ def test_a_payout_split_longer_than_the_table_is_shared_out_in_a_moment() -> Non
 
 def test_stats_say_money_as_money_not_cents(referee: Runner) -> None:
     mia_won_by(referee, "g", ["Ann", "Bob"], "Ann", "--stake", "1.50")
-    shown = ok(referee, "stats")
+    shown = ok(referee, "stats", "--all")
+    assert "money: net +1.50" in ok(referee, "stats", "--player", "Ann")
     assert "+150" not in shown and "-150" not in shown, shown  # the card says 1.50
     assert "+1.50" in shown
     assert "150.0/game" not in shown  # nor a float average of cents

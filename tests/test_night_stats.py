@@ -239,7 +239,7 @@ def test_money_per_player_over_a_date_range(
     doc = json.loads(ok(referee, "stats", "--json", "--from", "2026-12-01", "--to", "2026-12-06"))
     assert (doc["sessions"], doc["first_played"], doc["last_played"]) == (
         2, "2026-12-05", "2026-12-06")  # fmt: skip
-    screen = lines(ok(referee, "stats"))
+    screen = lines(ok(referee, "stats", "--all"))
     row = screen.index("money (net): Bob +2.50, Cy +0.45, Ann")
     assert screen[row + 1] == "  -0.95, Dee -2"
     mia_ = " ".join(line.strip() for line in screen[screen.index("mia:") :])

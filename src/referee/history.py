@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from referee import __version__, games
 from referee.errors import UsageError, quote
@@ -714,21 +714,20 @@ def places(summary: Summary, *, every: bool = False) -> dict[str, int]:
 
 
 def match_player(text: str, names: Iterable[str]) -> str:
-    """The player `text` names among `names`: exactly, else in any case; else `UsageError`
-    `no player 'Anne' (did you mean Ann?)`."""
+    """The player `text` names among `names`: exactly, else in any case (Ann and ann are one
+    player, `league.key`: any of his spellings is him); else `UsageError` `no player 'Anne'
+    (did you mean Ann?)`."""
     import difflib
 
     known = sorted(set(names))
     if text in known:
         return text
     same = [n for n in known if n.casefold() == text.strip().casefold()]
-    if len(same) == 1:
+    if same:
         return same[0]
     folded = {n.casefold(): n for n in known}
     close = difflib.get_close_matches(text.strip().casefold(), list(folded), 1, 0.6)
-    if same:
-        hint = f" (did you mean {' or '.join(same)}?)"
-    elif close:
+    if close:
         hint = f" (did you mean {folded[close[0]]}?)"
     else:
         hint = f" (try {', '.join(known[:8])})" if known else " (no sessions yet)"
@@ -750,9 +749,16 @@ class Filters:
         """Whether `summary` is one of the sessions wanted."""
         return (
             self.is_kind(summary)
-            and (self.player is None or self.player in summary.at_table)
+            and (self.player is None or self.has_player(summary))
             and self.is_within(summary.day)
         )
+
+    def has_player(self, summary: Summary) -> bool:
+        """Whether the player wanted sat at `summary`'s table, in any case (`league.key`)."""
+        from referee.league import key
+
+        wanted = key(self.player or "")
+        return any(key(name) == wanted for name in summary.at_table)
 
     def is_kind(self, summary: Summary) -> bool:
         """Whether `summary` is of the game and ruleset wanted."""
@@ -786,12 +792,14 @@ class Filters:
 
 
 def chosen(summaries: Iterable[Summary], filters: Filters) -> list[Summary]:
-    """The sessions stats count: each identity once, those `filters` keep, oldest first."""
+    """The sessions stats count: each identity once, those `filters` keep, oldest first (those
+    begun at the same moment by name, not by their random ids: a strip of results, a streak
+    and a tie come out the same every run)."""
     from referee.league import once
 
     kept, _ = once(summaries)  # a copy counts once: the finished file with the most events
     found = [s for s in kept if filters.keep(s)]
-    return sorted(found, key=lambda s: (s.played, s.id))
+    return sorted(found, key=lambda s: (s.played, s.name, s.id))
 
 
 def stats(
@@ -800,96 +808,182 @@ def stats(
     versus: Sequence[str] = (),
     nights: Sequence[Night] = (),
 ) -> dict[str, Any]:
-    """Per player: games, wins, places, streaks, form, money; per ruleset a leaderboard; plays
-    per month; per game each tally's total, per game, lowest and highest; head-to-head; the
-    money of each settled night of `nights` (every night read, in the order of their files)."""
+    """Per player: games, wins, places, streaks, form, money, minutes played, rival, nemesis and
+    favourite game; per ruleset a leaderboard, and per rating pool; plays per month; the bar
+    nights; per game each tally's total, per game, lowest and highest; head-to-head; the money
+    of each settled night of `nights` (every night read, in the order of their files).
+
+    A player is one however his name is capitalised (`league.key`: Ann and ann are one, as
+    `ratings` counts them), named by the spelling of his latest session."""
+    from referee.league import key, night_of, pool
+
     summaries = list(summaries)
     picked = chosen(summaries, filters)
-    player = filters.player
-    people: dict[str, dict[str, Any]] = {}
-    per_game: dict[str, dict[str, dict[str, list[int]]]] = {}
+    wanted = key(filters.player) if filters.player is not None else None
+    shown = spellings(picked)
+    people: dict[str, dict[str, Any]] = {}  # by key
+    per_game: dict[str, dict[str, list[Seen]]] = {}  # game -> key -> each session's counts
     boards: dict[str, dict[str, dict[str, int]]] = {}
+    pool_boards: dict[str, dict[str, dict[str, int]]] = {}
+    bar_nights: dict[str, dict[str, Any]] = {}
+    total_minutes = 0
     # one pass over the sessions; each session's own values are looked up once, not once a
     # player, and a player's tables are made when first met, not for every seat
     for summary in picked:
-        place = places(summary)
-        decided, winners, day, tally = summary.decided, summary.winners, summary.day, summary.tally
+        seats = seated_once(summary)
+        key_of = dict(seats)  # every spelling at the table: one key each
+        place = {key_of.get(n) or key(n): p for n, p in reversed(places(summary).items())}
+        decided, day, tally = summary.decided, summary.day, summary.tally
+        winners = {key_of.get(w) or key(w) for w in summary.winners}
         pending = "L" if decided else "-"
-        board_of = boards.get(summary.ruleset)
-        if board_of is None:
-            board_of = boards[summary.ruleset] = {}
-        game_of = per_game.get(summary.game)
-        if game_of is None:
-            game_of = per_game[summary.game] = {}
-        for name in summary.at_table:
-            row = people.get(name)
+        played = minutes(summary.began, summary.ended) or 0
+        its_pool = pool(summary)
+        board_of = boards.setdefault(summary.ruleset, {})
+        pool_of = pool_boards.setdefault(its_pool, {})
+        game_of = per_game.setdefault(summary.game, {})
+        night = night_of(summary)
+        if night:
+            kept = bar_nights.setdefault(night, {"date": night, "sessions": 0, "minutes": 0,
+                                                 "winners": {}})  # fmt: skip
+            kept["sessions"] += 1
+            kept["minutes"] += played
+            for who in winners if decided else ():
+                kept["winners"][who] = kept["winners"].get(who, 0) + 1
+        here = [who for _, who in seats]
+        total_minutes += played
+        for name, who in seats:
+            row = people.get(who)
             if row is None:
-                row = people[name] = _new_person()
-            won = decided and name in winners
+                row = people[who] = _new_person()
+            won = decided and who in winners
             row["games"] += 1
             row["finished"] += int(decided)
             row["wins"] += int(won)
-            if name in place:
-                key = str(place[name])
-                row["places"][key] = row["places"].get(key, 0) + 1
+            row["minutes"] += played
+            if who in place:
+                at = str(place[who])
+                row["places"][at] = row["places"].get(at, 0) + 1
             row["form"].append("W" if won else pending)
             row["first_played"] = row["first_played"] or day
             row["last_played"] = day or row["last_played"]
+            row["pools"][its_pool] = row["pools"].get(its_pool, 0) + 1
+            row["latest"][its_pool] = len(row["form"])  # a tie goes to the one played last
+            met = row["met"]  # himself too: `_finish_person` drops him
+            for other in here:
+                met[other] = met.get(other, 0) + 1
+            mine = place.get(who)
+            if mine is not None:
+                above = row["above"]
+                for other, theirs in place.items():
+                    if theirs < mine:
+                        above[other] = above.get(other, 0) + 1
             money = summary.money(name) if decided else None
             if money is not None:
                 total = row["money"] or {"paid": 0, "won": 0, "net": 0}
                 row["money"] = {k: total[k] + money[k] for k in total}
-            board = board_of.get(name)
-            if board is None:
-                board = board_of[name] = {"games": 0, "wins": 0}
-            board["games"] += 1
-            board["wins"] += int(won)
-            counts = game_of.get(name)
-            if counts is None:
-                counts = game_of[name] = {}
-            for key, value in tally.get(name, {}).items():
-                found = counts.get(key)
-                if found is None:
-                    counts[key] = [value]
-                else:
-                    found.append(value)
-    for row in people.values():
-        _finish_person(row)
+            for board_in in (board_of, pool_of):
+                board = board_in.get(who)
+                if board is None:
+                    board = board_in[who] = {"games": 0, "wins": 0}
+                board["games"] += 1
+                board["wins"] += int(won)
+            game_of.setdefault(who, []).append(
+                Seen(decided, summary.keeps_money, tally.get(name, {}))
+            )
+    for who, row in people.items():
+        _finish_person(who, row, shown)
     listed = sorted(people.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0]))
     doc: dict[str, Any] = {
         "sessions": len(picked),
         "first_played": picked[0].day if picked else None,
         "last_played": picked[-1].day if picked else None,
-        "players": [{"name": n, **r} for n, r in listed if player is None or n == player],
-        "leaderboards": {
-            ruleset: [
-                {"name": n, **r, "win_rate": _rate(r["wins"], r["games"])}
-                for n, r in sorted(
-                    board.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0])
-                )
-            ]
-            for ruleset, board in sorted(boards.items())
-        },
+        "minutes": total_minutes,
+        "players": [{"name": shown[k], **r} for k, r in listed if wanted is None or k == wanted],
+        "leaderboards": _boards(boards, shown),
+        "pools": _boards(pool_boards, shown, games_only=True),
         "months": months(picked),
-        "games": _tallies(picked, per_game, player),
-        "money": money_doc(picked, nights, filters, summaries),
+        "bar_nights": [_bar_night(n, shown) for _, n in sorted(bar_nights.items(), reverse=True)],
+        "games": _tallies(per_game, shown, wanted),
+        "money": money_doc(picked, nights, filters, summaries, shown),
     }
     if versus:
         doc["versus"] = head_to_head(picked, versus[0], versus[1])
     return doc
 
 
+def _bar_night(night: dict[str, Any], shown: Mapping[str, str]) -> dict[str, Any]:
+    """A bar night as `stats --json` gives it: its winners named, most wins first."""
+    order = sorted(night["winners"].items(), key=lambda kv: (-kv[1], kv[0]))
+    return night | {"winners": {shown[k]: count for k, count in order}}
+
+
+def spellings(picked: Iterable[Summary]) -> dict[str, str]:
+    """Each player's name (by `league.key`) as the latest of `picked` (oldest first) spells it."""
+    from referee.league import key
+
+    return {key(name): name for summary in picked for name in summary.at_table}
+
+
+def seated_once(summary: Summary) -> list[tuple[str, str]]:
+    """Who sat at the table at the end, as (name, `league.key`): a name that differs from an
+    earlier one only in case is the same player, counted once."""
+    from referee.league import key
+
+    seen: set[str] = set()
+    found = []
+    for name in summary.at_table:
+        folded = key(name)
+        if folded not in seen:
+            seen.add(folded)
+            found.append((name, folded))
+    return found
+
+
+class Seen(NamedTuple):
+    """What a player counted in one session of a game (`Summary.tally`), and whether 0 counts
+    for a count he has not: in a decided session, and for money only where money was kept."""
+
+    decided: bool
+    money: bool
+    counts: Mapping[str, int]
+
+    def value(self, name: str) -> int | None:
+        found = self.counts.get(name)
+        if found is not None:
+            return found
+        counted = self.decided and (self.money or name not in (MONEY_PAID, MONEY_WON))
+        return 0 if counted else None
+
+
+def _boards(
+    boards: dict[str, dict[str, dict[str, int]]], shown: Mapping[str, str], games_only: bool = False
+) -> dict[str, list[dict[str, Any]]]:
+    """Each board, most wins first (then fewer games, then by name)."""
+    return {
+        name: [
+            {"name": shown[k], **r}
+            | ({} if games_only else {"win_rate": _rate(r["wins"], r["games"])})
+            for k, r in sorted(
+                board.items(), key=lambda kv: (-kv[1]["wins"], kv[1]["games"], kv[0])
+            )
+        ]
+        for name, board in sorted(boards.items())
+    }
+
+
 def _new_person() -> dict[str, Any]:
     return {"games": 0, "finished": 0, "wins": 0, "places": {}, "form": [],
-            "first_played": "", "last_played": "", "money": None}  # fmt: skip
+            "first_played": "", "last_played": "", "money": None, "minutes": 0,
+            "pools": {}, "latest": {}, "met": {}, "above": {}}  # fmt: skip
 
 
 def _rate(wins: int, games_: int) -> float | None:
     return round(wins / games_, 3) if games_ else None
 
 
-def _finish_person(row: dict[str, Any]) -> None:
-    """Rates, streaks and the strip from what one pass counted."""
+def _finish_person(who: str, row: dict[str, Any], shown: Mapping[str, str]) -> None:
+    """Rates, streaks, the strip, rival, nemesis and favourite game from what one pass
+    counted."""
     form: list[str] = row.pop("form")
     row["win_rate"] = _rate(row["wins"], row["finished"])
     row["places"] = dict(sorted(row["places"].items(), key=lambda kv: int(kv[0])))
@@ -908,6 +1002,19 @@ def _finish_person(row: dict[str, Any]) -> None:
     row["form"] = "".join(form[-FORM_LENGTH:])
     row["first_played"] = row["first_played"] or None
     row["last_played"] = row["last_played"] or None
+    met: dict[str, int] = row.pop("met")
+    met.pop(who, None)  # counted at every table he sat at
+    above: dict[str, int] = row.pop("above")
+    pools: dict[str, int] = row["pools"]
+    rival = min(met, key=lambda k: (-met[k], k), default=None)
+    row["rival"] = None if rival is None else {"name": shown[rival], "games": met[rival]}
+    nemesis = min(above, key=lambda k: (-above[k], -met[k], k), default=None)
+    row["nemesis"] = None if nemesis is None else {"name": shown[nemesis], "ahead": above[nemesis]}
+    latest: dict[str, int] = row.pop("latest")
+    favourite = min(pools, key=lambda k: (-pools[k], -latest[k], k), default=None)
+    row["pools"] = dict(sorted(pools.items()))
+    row["favourite_game"] = None if favourite is None else {"game": favourite,
+                                                             "games": pools[favourite]}  # fmt: skip
 
 
 def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
@@ -930,24 +1037,29 @@ def months(picked: Sequence[Summary]) -> list[dict[str, Any]]:
 
 
 def head_to_head(picked: Sequence[Summary], a: str, b: str) -> dict[str, Any]:
-    """Two players in the sessions they both sat in: games, wins, and who finished ahead."""
-    together = [s for s in picked if a in s.at_table and b in s.at_table]
+    """Two players (in any case: `league.key`) in the sessions they both sat in: games, wins,
+    and who finished ahead."""
+    from referee.league import key
+
+    ka, kb = key(a), key(b)
     ahead = {a: 0, b: 0}
-    level = 0
-    for summary in together:
-        place = places(summary)
-        if a in place and b in place:
-            if place[a] == place[b]:
+    wins = {a: 0, b: 0}
+    level = games_ = 0
+    for summary in picked:
+        seated = {k for _, k in seated_once(summary)}
+        if ka not in seated or kb not in seated:
+            continue
+        games_ += 1
+        won = {key(w) for w in summary.winners} if summary.decided else set()
+        wins[a] += ka in won
+        wins[b] += kb in won
+        place = {key(n): p for n, p in reversed(places(summary).items())}
+        if ka in place and kb in place:
+            if place[ka] == place[kb]:
                 level += 1
             else:
-                ahead[a if place[a] < place[b] else b] += 1
-    return {
-        "players": [a, b],
-        "games": len(together),
-        "wins": {n: sum(1 for s in together if s.decided and n in s.winners) for n in (a, b)},
-        "ahead": ahead,
-        "level": level,
-    }
+                ahead[a if place[ka] < place[kb] else b] += 1
+    return {"players": [a, b], "games": games_, "wins": wins, "ahead": ahead, "level": level}
 
 
 def money_doc(
@@ -955,6 +1067,7 @@ def money_doc(
     nights: Sequence[Night] = (),
     filters: Filters = Filters(),
     summaries: Sequence[Summary] = (),
+    shown: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The money, in whole cents: each settled night the filters keep (its nets and transfers
     as its record keeps them: money that changed hands never changes), each session played for
@@ -962,9 +1075,13 @@ def money_doc(
     and `night`: the night listing it, or None), and each player's totals over those sessions,
     in a night or not (only the player asked for, if one is). A session still on the table, or
     won only provisionally, has its pot unclaimed: it counts once it is settled."""
+    from referee.league import key as key_of
+
     night_of = night_of_each(nights)
     sessions = []
-    totals: dict[str, dict[str, int]] = {}
+    totals: dict[str, dict[str, int]] = {}  # by `league.key`, named as `shown` spells him
+    shown = spellings(picked) if shown is None else shown  # each player's name by his key
+    wanted = key_of(filters.player) if filters.player is not None else None
     for summary in picked:
         if not summary.decided:
             continue
@@ -976,9 +1093,9 @@ def money_doc(
                          "night": night_of.get(summary.id), "players": players,
                          "sum": sum(m["net"] for m in players.values())})  # fmt: skip
         for name, money in players.items():
-            if filters.player is not None and name != filters.player:
+            if wanted is not None and key_of(name) != wanted:
                 continue  # the one player asked for, as `players` has him alone
-            total = totals.setdefault(name, {"paid": 0, "won": 0, "net": 0})
+            total = totals.setdefault(key_of(name), {"paid": 0, "won": 0, "net": 0})
             for key in total:
                 total[key] += money[key]
     kinds = {s.id for s in summaries if filters.is_kind(s)}
@@ -988,7 +1105,7 @@ def money_doc(
     return {
         "nights": [night_money(n) for n in settled],
         "sessions": sessions,
-        "totals": dict(sorted(totals.items(), key=lambda kv: -kv[1]["net"])),
+        "totals": {shown[k]: t for k, t in sorted(totals.items(), key=lambda kv: -kv[1]["net"])},
     }
 
 
@@ -1006,25 +1123,27 @@ def night_money(night: Night) -> dict[str, Any]:
 
 
 def _tallies(
-    picked: Sequence[Summary], per_game: dict[str, dict[str, dict[str, list[int]]]],
-    player: str | None,
-) -> dict[str, Any]:  # fmt: skip
-    played: dict[tuple[str, str], int] = {}  # sessions of each game each player was in
-    for summary in picked:
-        for who in summary.at_table:
-            played[summary.game, who] = played.get((summary.game, who), 0) + 1
-    return {
-        name: {
-            who: {
-                key: {"total": sum(v), "per_game": round(sum(v) / played.get((name, who), 1), 2),
-                      "lowest": min(v), "highest": max(v)}
-                for key, v in sorted(keys.items())
-            }
-            for who, keys in sorted(by_player.items())
-            if player is None or who == player
-        }
-        for name, by_player in sorted(per_game.items())
-    }  # fmt: skip
+    per_game: dict[str, dict[str, list[Seen]]], shown: Mapping[str, str], wanted: str | None
+) -> dict[str, Any]:
+    """Per game, per player (by key, named as `shown`), each count's total, per game, lowest
+    and highest; a decided session in which he counted none of it counts 0 (his fewest
+    Kirikis in a match is 0 if he had a match without one)."""
+    found: dict[str, Any] = {}
+    for game, by_player in sorted(per_game.items()):
+        rows: dict[str, Any] = {}
+        for who, seen in sorted(by_player.items(), key=lambda kv: (shown[kv[0]], kv[0])):
+            if wanted is not None and who != wanted:
+                continue
+            names = sorted({name for one in seen for name in one.counts})
+            row = {}
+            for name in names:
+                values = [v for v in (one.value(name) for one in seen) if v is not None]
+                total = sum(one.counts.get(name, 0) for one in seen)
+                row[name] = {"total": total, "per_game": round(total / len(seen), 2),
+                             "lowest": min(values), "highest": max(values)}  # fmt: skip
+            rows[shown[who]] = row
+        found[game] = rows
+    return found
 
 
 def bar_chart(rows_: Sequence[tuple[str, int]], width: int = 40) -> list[str]:

@@ -334,8 +334,8 @@ def list_sessions(
             wanted = games.canonical(game)
             rows = [r for r in rows if r["game"] == wanted]
     if player is not None:
-        who = history.match_player(player, [n for r in rows for n in r["players"]])
-        rows = [r for r in rows if who in r["players"]]
+        who = history.match_player(player, [n for r in rows for n in r["players"]]).casefold()
+        rows = [r for r in rows if any(n.casefold() == who for n in r["players"])]  # Ann, ann
     if first_day is not None:
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:

@@ -411,7 +411,7 @@ def stats(
         typer.Option(metavar="NAME", help="Only sessions under this ruleset.", show_default=False),
     ] = None,
     player: Annotated[
-        str | None, typer.Option(metavar="PLAYER", help="Only this player.", show_default=False)
+        str | None, typer.Option(metavar="PLAYER", help="This player's page.", show_default=False)
     ] = None,
     versus: Annotated[
         tuple[str, str] | None,
@@ -438,20 +438,24 @@ def stats(
         bool,
         typer.Option("--money", help="Who paid whom each settled night; each one's money."),
     ] = False,
+    whole: Annotated[
+        bool,
+        typer.Option("--all", help="The whole report: every player, board, month and count."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Stats across sessions.
 
-    Per player games, wins, places, streaks, the last 10 results (W won, L lost, - no
-    result), money; a leaderboard per game and variant; plays per month; per game what each
-    counts; head to head with --vs A B; --money: who paid whom each settled night, and what
-    each player paid, won and netted (--from DATE --to DATE).
+    One screen: the leaders of each game, the latest nights, the totals and hours played.
+    --player P: his page (places, streaks, the last 10 results: W won, L lost, - no result;
+    ratings, money, hours, rival, nemesis, favourite game); --vs A B: head to head; --money:
+    who paid whom each settled night, and what each player paid, won and netted; --all: every
+    player, board, month and count. --game, --from and --to choose the sessions.
     """
     since, until = _days(since, first, last)  # a bad date before any file is read
     summaries = _summaries(ctx)
     filters = _filters(summaries, game, ruleset, player, since, until)
-    names = [n for s in summaries for n in s.at_table]
-    pair = tuple(history.match_player(n, names) for n in versus) if versus else ()
+    pair = _pair(summaries, versus) if versus else ()
     nights: list[Night] = []
     if money or json_out:  # the plain screen shows no night: it reads none
         nights, unreadable = storage.every_night(workspace(ctx).home)
@@ -462,8 +466,31 @@ def stats(
         output.print_json(doc)
     elif money:
         output.print_wrapped(_money_text(doc, filters))
-    else:
+    elif whole:
         output.print_wrapped(_stats_text(doc, filters.player))
+    else:
+        shown = _versus_lines(doc["versus"]) if pair else []
+        if filters.player is not None:
+            shown += [""] * bool(shown) + _player_page(doc, filters, summaries)
+        elif not pair:
+            shown = _front_lines(doc, filters)
+        output.print_text("\n".join(shown))
+
+
+def _pair(summaries: list[history.Summary], versus: tuple[str, str]) -> tuple[str, str]:
+    """The two players `--vs A B` names (in any case, each as his latest session spells him),
+    or `UsageError`: an unknown name, or one player twice."""
+    from referee.errors import quote
+    from referee.league import key
+
+    names = list(history.spellings(history.chosen(summaries, history.Filters())).values())
+    a, b = (history.match_player(n, names) for n in versus)
+    if key(a) == key(b):
+        raise UsageError(
+            f"--vs {quote(versus[0])} {quote(versus[1])} names {a} twice:"
+            " give two players (--vs Ann Bob)"
+        )
+    return a, b
 
 
 def _days(since: str | None, first: str | None, last: str | None) -> tuple[str | None, str | None]:
@@ -501,7 +528,7 @@ def _filters(
 
             ruleset = pick(ruleset, [(k, k) for k in known], "ruleset")
         wanted_ruleset = ruleset
-    names = [n for s in summaries for n in s.at_table]
+    names = list(history.spellings(history.chosen(summaries, history.Filters())).values())
     return history.Filters(
         game=wanted_game,
         ruleset=wanted_ruleset,
@@ -753,9 +780,195 @@ def _stats_text(doc: dict[str, Any], player: str | None) -> str:
             parts = [_tally_part(k, v) for k, v in keys.items()]
             if parts:
                 lines.append(f"  {who}: " + ", ".join(parts))
-    if "versus" in doc:
-        lines.append(_versus_line(doc["versus"]))
+    if "versus" in doc:  # asked for: first
+        lines = [_versus_line(doc["versus"]), *lines]
     return "\n".join(lines)
+
+
+WIDE = 40  # the phone's columns: every line of the first screen and the pages fits
+POOLS_SHOWN = 7  # leader lines on the first screen (one more says how many are left)
+NIGHTS_SHOWN = 3  # the latest nights on the first screen
+MORE = ("  stats --player NAME  stats --vs A B", "  stats --game G       stats --money",
+        "  stats --all          ratings")  # fmt: skip
+
+
+def _name(name: str, room: int) -> str:
+    """A player's name as a screen shows it: printable, cut to `room` cells with `…`."""
+    from referee.render.cells import cut
+
+    return cut(printable(name), room, "…")
+
+
+def _fits(lines: list[str]) -> list[str]:
+    """Lines wrapped at words to the phone's 40 columns (a count too wide for one line)."""
+    from referee.render.cells import wrap_words
+
+    return [part for line in lines for part in wrap_words(line, WIDE, "  ")]
+
+
+def _joined(head: str, items: list[tuple[str, str]], *, more: bool = True) -> str:
+    """`head` and as many of `items` (a name and what follows it: `("Ann", " 3/5")`) as fit in
+    40 columns, `, `-joined, each name printable and cut to 12 cells (names cut alike keep the
+    ends that tell them apart); with `more`, those left over are counted (`+2 more`), never
+    dropped unsaid. The first is always there, its name cut shorter if need be."""
+    from referee.render.cells import cut, cut_apart, width_of
+
+    names = cut_apart([printable(name) for name, _ in items], 12)
+    parts = [name + tail for name, (_, tail) in zip(names, items, strict=True)]
+    if width_of(head + ", ".join(parts)) <= WIDE:
+        return head + ", ".join(parts)
+    shown: list[str] = []
+    for k, part in enumerate(parts):
+        left = len(parts) - k - 1
+        rest = [f"+{left} more"] if left and more else []
+        if width_of(head + ", ".join([*shown, part, *rest])) <= WIDE:
+            shown.append(part)
+            continue
+        if shown:
+            return head + ", ".join([*shown, f"+{len(parts) - k} more"] if more else shown)
+        # the first, cut to fit with what is said after it
+        room = WIDE - width_of(head + items[0][1] + "".join(", " + r for r in rest))
+        shown.append(cut(names[0], max(1, room), "…") + items[0][1])
+    return head + ", ".join(shown)
+
+
+def _hours(minutes: int) -> str:
+    """Minutes played as a person reads them: `45m`, `5h20`."""
+    hours, mins = divmod(minutes, 60)
+    return f"{hours}h{mins:02d}" if hours else f"{mins}m"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def _front_lines(doc: dict[str, Any], filters: history.Filters) -> list[str]:
+    """The first screen, at most 24 lines of 40 columns whatever the data folder holds: the
+    totals, the leaders of each game (by wins), the latest nights, and the commands for more.
+    """
+    from referee import league
+
+    if not doc["players"]:
+        chosen = filters != history.Filters()
+        return ["no sessions chosen" if chosen else "no sessions to count yet"]
+    span = f"{doc['first_played']} to {doc['last_played']}, " if doc["first_played"] else ""
+    lines = _fits([
+        f"{_plural(doc['sessions'], 'session')}, {_plural(len(doc['bar_nights']), 'night')},"
+        f" {_plural(len(doc['players']), 'player')}",
+        f"{span}{_hours(doc['minutes'])} played",
+    ])  # fmt: skip
+    order = {name: k for k, name in enumerate(league.pools())}
+    pools = sorted(doc["pools"].items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    lines += ["", "leaders (wins/games):"]
+    shown = pools if len(pools) <= POOLS_SHOWN else pools[: POOLS_SHOWN - 1]
+    for name, board in shown:
+        top = [(r["name"], f" {r['wins']}/{r['games']}") for r in board[:3]]
+        lines.append(_joined(f"  {_title(name)}: ", top, more=False))
+    if len(shown) < len(pools):
+        lines.append(f"  and {len(pools) - len(shown)} more: stats --game G")
+    lines += ["", "latest nights:"]
+    for night in doc["bar_nights"][:NIGHTS_SHOWN]:
+        head = f"  {night['date']} {_plural(night['sessions'], 'game')}"
+        won = [(n, f" {c}") for n, c in night["winners"].items()]
+        lines.append(_joined(f"{head}: ", won) if won else f"{head}, none decided")
+    if not doc["bar_nights"]:
+        lines.append("  none dated")
+    return [*lines, "", "more:", *MORE]
+
+
+def _title(pool: str) -> str:
+    """A pool's title (`Liar's dice`, `Perudo`); a game no longer installed by its name."""
+    from referee import league
+    from referee.errors import RefereeError
+
+    try:
+        return league.pool_title(pool)
+    except RefereeError:
+        return _name(pool, 12)
+
+
+def _player_page(
+    doc: dict[str, Any], filters: history.Filters, summaries: list[history.Summary]
+) -> list[str]:
+    """One player's page, at most 24 lines of 40 columns: results, places, streaks, form,
+    hours, favourite game, rival, nemesis, money and his rating in each pool he played."""
+    from referee import league
+
+    assert filters.player is not None
+    if not doc["players"]:
+        return [f"{_name(filters.player, 16)}: no sessions in the ones chosen"]
+    row = doc["players"][0]
+    name = _name(row["name"], 16)
+    lines = [f"{name}: {_plural(row['games'], 'game')}, {row['wins']} won"]
+    lines.append(f"win rate {_percent(row['win_rate'])} of {row['finished']} finished")
+    if row["first_played"]:
+        lines.append(f"first {row['first_played']}, last {row['last_played']}")
+    lines.append(f"hours played: {_hours(row['minutes'])}")
+    placed = {int(k): v for k, v in row["places"].items()}
+    if placed:
+        parts = [f"{_ordinal(k)} {placed.get(k, 0)}" for k in (1, 2, 3)]
+        lower = sum(v for k, v in placed.items() if k > 3)
+        lines.append("places: " + ", ".join(parts) + (f", 4th+ {lower}" if lower else ""))
+    streak = row["streak"]
+    lines.append(
+        f"streak: {streak['current'] or '-'} now, best {_plural(streak['longest_win'], 'win')}"
+    )
+    lines.append(f"last 10: {row['form'] or '-'}")
+    if row["favourite_game"]:
+        fav = row["favourite_game"]
+        lines.append(f"favourite: {_title(fav['game'])}, {_plural(fav['games'], 'game')}")
+    if row["rival"]:
+        rival = row["rival"]
+        tail = f", {_plural(rival['games'], 'game')} together"
+        lines.append(_joined("rival: ", [(rival["name"], tail)]))
+    if row["nemesis"]:
+        nemesis = row["nemesis"]
+        tail = f", ahead {_plural(nemesis['ahead'], 'time')}"
+        lines.append(_joined("nemesis: ", [(nemesis["name"], tail)]))
+    if row["money"] is not None:
+        lines.append(f"money: net {_signed(row['money']['net'])}")
+    rated = league.rate(summaries)
+    mine = league.key(row["name"])
+    order = {p: k for k, p in enumerate(league.pools())}
+    played = sorted(row["pools"], key=lambda p: (order.get(p, len(order)), p))
+    if played:
+        lines.append("ratings now:")
+    if len(played) > POOLS_SHOWN:
+        played = played[: POOLS_SHOWN - 1]
+        lines.append(f"  and {len(row['pools']) - len(played)} more: referee ratings")
+    for pool in played:
+        if pool == league.KR_GAME:
+            lines.append(f"  {_title(pool)}: KR in referee ratings")
+            continue
+        rating = rated[pool].ratings.get(mine) if pool in rated else None
+        if rating is None:
+            lines.append(f"  {_title(pool)}: not rated yet")
+            continue
+        mark = ", provisional" if rating.provisional else ""
+        lines.append(f"  {_title(pool)} {rating.shown}, {_plural(rating.games, 'game')}{mark}")
+    import shlex
+
+    other = row["rival"]["name"] if row["rival"] else "NAME"
+    command = f"head to head: stats --vs {shlex.quote(row['name'])} {shlex.quote(other)}"
+    lines.append(command if len(command) <= WIDE and command.isprintable() and command.isascii()
+                 else "head to head: stats --vs A B")  # fmt: skip
+    return lines
+
+
+def _versus_lines(v: dict[str, Any]) -> list[str]:
+    """Head to head in 40 columns: games together, wins, who finished ahead, level."""
+    from referee.render.cells import cut_apart
+
+    a, b = v["players"]
+    long_a, long_b = cut_apart([printable(a), printable(b)], 18)
+    short_a, short_b = cut_apart([printable(a), printable(b)], 10)  # names cut alike stay apart
+    return [
+        f"{long_a} v {long_b}",
+        f"  {_plural(v['games'], 'game')} together",
+        f"  wins: {short_a} {v['wins'][a]}, {short_b} {v['wins'][b]}",
+        f"  ahead: {short_a} {v['ahead'][a]}, {short_b} {v['ahead'][b]}",
+        f"  level (same place): {v['level']}",
+    ]
 
 
 def _tally_part(key: str, value: dict[str, Any]) -> str:

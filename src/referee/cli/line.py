@@ -55,7 +55,7 @@ READING: dict[str, dict[str, tuple[str, str, int]]] = {
         "--game": ("game", "text", 1), "--ruleset": ("ruleset", "text", 1),
         "--player": ("player", "text", 1), "--since": ("since", "text", 1),
         "--from": ("first", "text", 1), "--to": ("last", "text", 1),
-        "--vs": ("vs", "text", 2),
+        "--vs": ("vs", "text", 2), "--all": ("whole", "flag", 0),
     },
 }  # fmt: skip
 ACROSS = ("stats",)  # read every session of the data folder: no SESSION, no -s
