@@ -250,21 +250,29 @@ class LiveServer:
             self.admit(sock, str(peer[0]) if isinstance(peer, tuple) else "")
 
     def has_room(self) -> bool:
-        """Whether one more descriptor keeps the process under its ceiling; an idle client
-        is let go to make room when one is there."""
+        """Whether another connection may be taken: one more descriptor stays under the
+        ceiling, or an idle client can be let go for it once it is in; else accepting waits
+        (the kernel's backlog holds the newcomers)."""
+        if self.is_under_ceiling(1) or any(client.idle for client in self.clients.values()):
+            return True
+        self.say("ceiling", "live page: near this process's limit of open files; "
+                 "not taking new phones for a moment")  # fmt: skip
+        return False
+
+    def is_under_ceiling(self, more: int) -> bool:
+        """Whether `more` descriptors keep the process at or under the ceiling (no ceiling:
+        no `resource` module, or no list of open files to count)."""
         if self.ceiling is None:
             return True
         held = open_files()
-        if held is None or held + 2 <= self.ceiling:
-            return True
-        self.say("ceiling", f"live page: {held} files open, near the limit; "
-                 "closing idle connections and waiting")  # fmt: skip
-        self.drop_idle(None)
-        return False
+        return held is None or held + more <= self.ceiling
 
     def admit(self, sock: socket.socket, address: str) -> None:
         """Take one accepted socket under the caps (in all, per address), or close it."""
         limits = self.limits
+        if not self.is_under_ceiling(0) and not self.drop_idle(None):
+            sock.close()
+            return
         if self.counted() >= limits.max_clients and not self.drop_idle(None):
             sock.close()
             return
