@@ -248,6 +248,9 @@ class LiveServer:
                 continue
             pause = 0.05
             self.admit(sock, str(peer[0]) if isinstance(peer, tuple) else "")
+            # An accept that finds a connection waiting never yields: without this, a flood
+            # would keep the loop from closing what it let go, and from everything else.
+            await asyncio.sleep(0)
 
     def has_room(self) -> bool:
         """Whether another connection may be taken: one more descriptor stays under the
