@@ -37,6 +37,9 @@ def env_for(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(REFEREE_HOME=str(home), XDG_CACHE_HOME=str(home / "cache"), COLUMNS="40",
                NO_COLOR="1", PYTHONUNBUFFERED="1")  # fmt: skip
+    # Every phone and every flood here comes from 127.0.0.1, which stands for a whole Wi-Fi's
+    # addresses: no cap per address (one neighbour alone is held to 16 connections).
+    env["REFEREE_SERVE_LIMITS"] = "max_per_address=100000"
     env.pop("REFEREE_SESSION", None)
     return env
 
@@ -199,12 +202,8 @@ def flooded_shell(home: Path, lines: list[str], flood: bool) -> Shelled:
     running while they do (or none: the baseline)."""
     import queue
 
-    env = env_for(home)
-    # One address on loopback stands for a whole Wi-Fi's: no cap per address, so the flood
-    # meets the ceiling of open files (one neighbour alone is held to 16 connections).
-    env["REFEREE_SERVE_LIMITS"] = "max_per_address=100000"
     process = subprocess.Popen([sys.executable, "-m", "referee", "shell", "--serve"],
-                               env=env, stdin=subprocess.PIPE,
+                               env=env_for(home), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: _files(FILES))  # fmt: skip
     assert process.stdin is not None and process.stdout is not None

@@ -320,7 +320,7 @@ class LiveServer:
         protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
         try:
             transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock)
-        except OSError:
+        except (OSError, ValueError):  # let go (closed) before it was wrapped, or reset
             sock.close()
             self.release(serial, client)
             return
