@@ -15,20 +15,38 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import os
 import secrets
+import socket
 import threading
+import time
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
 from referee.lan import lan_address as lan_address  # moved to referee.lan; named here still
 
-HEADER_TIMEOUT = 5.0  # seconds a client has to send its request
-WRITE_TIMEOUT = 5.0  # seconds a client has to take what it is sent
-KEEPALIVE = 15.0  # seconds between comments on an idle event stream
-MIN_GAP = 0.25  # seconds between two renders: a burst of saves costs the shell a few, not each
-MAX_CLIENTS = 1024  # connections at once; past it a new one is closed at once
-MAX_STREAMS = 256  # open event streams at once (phones at one table: a few dozen)
 HEAD_LIMIT = 8192  # bytes of request line and headers
+MIN_GAP = 0.25  # seconds between two renders: a burst of saves costs the shell a few, not each
+SAY_EVERY = 10.0  # seconds between two terminal lines about one kind of trouble
+ACCEPT_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server lets its clients hold: time, connections, streams, descriptors."""
+
+    header_timeout: float = 5.0  # seconds a client has to send its whole request head
+    write_timeout: float = 5.0  # seconds a client's write buffer may stay full
+    keepalive: float = 15.0  # seconds between pings on an idle event stream (the page's watchdog)
+    max_clients: int = 1024  # connections at once
+    max_per_address: int = 16  # connections at once from one address (a phone needs 2 or 3)
+    max_streams: int = 256  # open event streams at once (phones at one table: a few dozen)
+    fd_reserve: int = 64  # descriptors left to the scorekeeper (at least a quarter of the limit)
+    retry_after: int = 10  # seconds a refused stream is told to wait (503, Retry-After)
+    write_high: int = 16384  # bytes buffered per connection before a write waits for the client
+    stream_sndbuf: int = 32768  # the kernel's send buffer of an event stream
 
 
 class Page(NamedTuple):
@@ -57,8 +75,61 @@ def new_token() -> str:
     return base64.b32encode(secrets.token_bytes(16)).decode("ascii").rstrip("=")
 
 
+def open_files() -> int | None:
+    """How many descriptors this process holds now, where the system lists them."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return len(os.listdir(folder))  # noqa: PTH208 -- a count, no Path objects needed
+        except OSError:
+            continue
+    return None
+
+
+def fd_ceiling(reserve: int) -> int | None:
+    """The most descriptors the server may let the process hold: the soft limit less a reserve
+    for the scorekeeper's own work (saves, locks, the shell); None where there is no such
+    limit to ask for (Windows has no `resource` module)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return None
+    return max(soft - max(reserve, soft // 4), 8)
+
+
+class Client:
+    """One accepted connection, from its accept until its socket is truly closed."""
+
+    __slots__ = ("address", "counted", "idle", "sock", "stream", "transport")
+
+    def __init__(self, address: str, sock: socket.socket) -> None:
+        self.address = address
+        self.idle = True  # no complete request head yet: the first to go when room is short
+        self.counted = True  # against the connection caps (no more once it is let go)
+        self.stream = False  # holds a slot of the stream cap until closed
+        self.transport: asyncio.Transport | None = None
+        self.sock: socket.socket | None = sock
+
+    def drop(self) -> None:
+        """Close at once, whatever is buffered (the socket is gone on the loop's next turn)."""
+        if self.transport is not None:
+            self.transport.abort()
+        elif self.sock is not None:
+            self.sock.close()
+        self.idle = False
+
+
 class LiveServer:
-    """The server of one `Source`: the page, its fragment, and an event stream of changes."""
+    """The server of one `Source`: the page, its fragment, and an event stream of changes.
+
+    It holds what a flood could exhaust: connections in all and per address, event streams,
+    and the process's file descriptors (a reserve stays for the scorekeeper). When one runs
+    short, the oldest connection that has not yet sent its request goes first, else the
+    newest is closed at once; past the descriptor ceiling it stops accepting for a moment.
+    Trouble is said on the terminal through `say`, one line at a time, never a traceback.
+    """
 
     def __init__(
         self,
@@ -66,38 +137,51 @@ class LiveServer:
         token: str,
         *,
         poll: float = 0.1,
-        max_clients: int = MAX_CLIENTS,
-        max_streams: int = MAX_STREAMS,
+        limits: Limits | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.source = source
         self.token = token
         self.poll = poll
-        self.max_clients = max_clients
-        self.max_streams = max_streams
-        self.clients = 0
+        self.limits = limits or Limits()
+        self.say_line = say or (lambda line: None)
+        self.clients: dict[int, Client] = {}  # accept order: the oldest first
+        self.per_address: dict[str, int] = {}
         self.streams = 0
         self.version = 0
         self.stamp = source.stamp()
         self.page = source.render(self.version)
         self.changed = asyncio.Event()
-        self.server: asyncio.Server | None = None
+        self.listener: socket.socket | None = None
+        self.ceiling = fd_ceiling(self.limits.fd_reserve)
+        self.said: dict[str, tuple[float, int]] = {}  # kind of trouble: (said at, since held)
+        self.serial = 0
 
     # ------------------------------------------------------------------ running
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         """Listen on `host:port` (port 0: any free one); returns the address bound."""
         self.changed = asyncio.Event()  # bound to the running loop
-        self.server = await asyncio.start_server(self.handle, host, port, limit=HEAD_LIMIT)
-        bound = self.server.sockets[0].getsockname()
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listener = socket.create_server((host, port), family=family, backlog=128)
+        listener.setblocking(False)
+        self.listener = listener
+        bound = listener.getsockname()
         return str(bound[0]), int(bound[1])
 
     async def run(self, host: str, port: int, ready: Callable[[str, int], None]) -> None:
         """Serve until cancelled, watching the source; `ready` is told the address bound."""
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_trouble)
         bound = await self.start(host, port)
         ready(*bound)
-        assert self.server is not None
-        async with self.server:
-            await self.watch()
+        try:
+            await asyncio.gather(self.watch(), self.accept())
+        finally:
+            if self.listener is not None:
+                self.listener.close()
+            for client in list(self.clients.values()):
+                client.drop()
 
     async def watch(self) -> None:
         """Render again whenever the source's stamp changes, and wake every stream.
@@ -124,25 +208,162 @@ class LiveServer:
             woken, self.changed = self.changed, asyncio.Event()
             woken.set()
 
+    # ------------------------------------------------------------------ accepting
+
+    async def accept(self) -> None:
+        """Accept connections while there is room; never raise for a full table or system."""
+        assert self.listener is not None
+        loop = asyncio.get_running_loop()
+        pause = 0.05
+        while True:
+            if not self.has_room():
+                await asyncio.sleep(pause)  # the kernel's backlog holds the newcomers
+                pause = min(pause * 2, 1.0)
+                continue
+            try:
+                sock, peer = await loop.sock_accept(self.listener)
+            except OSError as error:
+                if error.errno not in ACCEPT_ERRORS:
+                    continue  # the client gave up before we took it (ECONNABORTED ...)
+                self.say("accept", f"live page: out of file descriptors ({error.strerror}); "
+                         "not taking new phones for a moment")  # fmt: skip
+                self.drop_idle(None)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
+                continue
+            pause = 0.05
+            self.admit(sock, str(peer[0]) if isinstance(peer, tuple) else "")
+            # An accept that finds a connection waiting never yields: without this, a flood
+            # would keep the loop from closing what it let go, and from everything else.
+            await asyncio.sleep(0)
+
+    def has_room(self) -> bool:
+        """Whether another connection may be taken: one more descriptor stays under the
+        ceiling, or an idle client can be let go for it once it is in; else accepting waits
+        (the kernel's backlog holds the newcomers)."""
+        if self.is_under_ceiling(1) or any(client.idle for client in self.clients.values()):
+            return True
+        self.say("ceiling", "live page: near this process's limit of open files; "
+                 "not taking new phones for a moment")  # fmt: skip
+        return False
+
+    def is_under_ceiling(self, more: int) -> bool:
+        """Whether `more` descriptors keep the process at or under the ceiling (no ceiling:
+        no `resource` module, or no list of open files to count)."""
+        if self.ceiling is None:
+            return True
+        held = open_files()
+        return held is None or held + more <= self.ceiling
+
+    def admit(self, sock: socket.socket, address: str) -> None:
+        """Take one accepted socket under the caps (in all, per address), or close it."""
+        limits = self.limits
+        if not self.is_under_ceiling(0) and not self.drop_idle(None):
+            sock.close()
+            return
+        if self.counted() >= limits.max_clients and not self.drop_idle(None):
+            sock.close()
+            return
+        if self.per_address.get(address, 0) >= limits.max_per_address and not self.drop_idle(
+            address
+        ):
+            sock.close()
+            return
+        self.serial += 1
+        client = Client(address, sock)
+        self.clients[self.serial] = client
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        task = asyncio.ensure_future(self.connect(self.serial, client, sock))
+        task.add_done_callback(lambda done: None if done.cancelled() else done.exception())
+
+    def counted(self) -> int:
+        """Connections held against the cap in all (those let go are closing)."""
+        return sum(self.per_address.values())
+
+    def drop_idle(self, address: str | None) -> bool:
+        """Let go of the oldest client (from `address`, or any) that has sent no request yet."""
+        for client in self.clients.values():
+            if client.idle and (address is None or client.address == address):
+                self.forget_counts(client)
+                client.drop()
+                return True
+        return False
+
+    def forget_counts(self, client: Client) -> None:
+        """Stop counting a client against the connection caps (its socket is closing)."""
+        left = self.per_address.get(client.address, 0) - 1
+        if left > 0:
+            self.per_address[client.address] = left
+        else:
+            self.per_address.pop(client.address, None)
+        client.counted = False
+
+    async def connect(self, serial: int, client: Client, sock: socket.socket) -> None:
+        """Stream wrappers around the socket, then the request (or stream) it carries."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=HEAD_LIMIT, loop=loop)
+        protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+        try:
+            transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock)
+        except (OSError, ValueError):  # let go (closed) before it was wrapped, or reset
+            sock.close()
+            self.release(serial, client)
+            return
+        client.transport, client.sock = transport, None
+        if not client.counted:  # let go while being wrapped
+            transport.abort()
+            self.release(serial, client)
+            return
+        transport.set_write_buffer_limits(high=self.limits.write_high)
+        writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+        await self.handle(reader, writer, serial, client)
+
+    def release(self, serial: int, client: Client) -> None:
+        """The client's socket is closed: it no longer counts anywhere."""
+        if self.clients.pop(serial, None) is None:
+            return
+        if client.counted:
+            self.forget_counts(client)
+        if client.stream:
+            self.streams -= 1
+
     # ------------------------------------------------------------------ one connection
 
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     serial: int, client: Client) -> None:  # fmt: skip
         """Answer one request (or hold one event stream); never raise."""
-        if self.clients >= self.max_clients:
-            writer.transport.abort()
-            return
-        self.clients += 1
+        clean = False
         try:
-            await self.answer(reader, writer)
+            await self.answer(reader, writer, client)
+            clean = True
         except (ConnectionError, TimeoutError, asyncio.IncompleteReadError,
-                asyncio.LimitOverrunError, ValueError):  # fmt: skip
+                asyncio.LimitOverrunError, ValueError, OSError):  # fmt: skip
             pass
-        finally:
-            self.clients -= 1
-            writer.close()
+        except asyncio.CancelledError:
+            writer.transport.abort()
+            self.release(serial, client)
+            raise
+        await self.close(writer, clean)
+        self.release(serial, client)
 
-    async def answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEADER_TIMEOUT)
+    async def close(self, writer: asyncio.StreamWriter, clean: bool) -> None:
+        """Close for good: a clean close flushes what is left, within the write timeout; a
+        client that will not take it (or any failure) is aborted, its buffer thrown away."""
+        if clean:
+            writer.close()
+        else:
+            writer.transport.abort()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), self.limits.write_timeout)
+        except (TimeoutError, ConnectionError, OSError):
+            writer.transport.abort()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+
+    async def answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     client: Client) -> None:  # fmt: skip
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.limits.header_timeout)
+        client.idle = False
         parts = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
         if len(parts) != 3 or not parts[2].startswith("HTTP/"):
             await self.send(writer, 400, "text/plain", "bad request\n", head_only=False)
@@ -159,8 +380,8 @@ class LiveServer:
         elif where == "card":
             await self.send(writer, 200, "text/html; charset=utf-8", self.page.fragment,
                             head_only, extra={"X-Version": str(self.version)})  # fmt: skip
-        elif where == "events" and not head_only:
-            await self.stream(writer)
+        elif where == "events":
+            await self.stream(reader, writer, client, head_only)
         elif where == "slash":
             await self.send(writer, 301, "text/plain", "", head_only,
                             extra={"Location": f"/{self.token}/"})  # fmt: skip
@@ -199,48 +420,126 @@ class LiveServer:
         length = {"Content-Length": str(len(data))}
         writer.write(self.headers(status, kind, {**(extra or {}), **length}))
         writer.write(b"\r\n" if head_only else b"\r\n" + data)
-        await asyncio.wait_for(writer.drain(), WRITE_TIMEOUT)
+        await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
 
-    async def stream(self, writer: asyncio.StreamWriter) -> None:
-        """Server-sent events: the fragment now, then at every change; a comment when idle."""
-        if self.streams >= self.max_streams:
-            await self.send(writer, 503, "text/plain", "too many phones\n", False)
+    async def stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     client: Client, head_only: bool) -> None:  # fmt: skip
+        """Server-sent events: the card now, then at every change; a ping when idle.
+
+        A HEAD asks whether a stream would be had now (the page's probe before it reconnects).
+        A stream holds its slot until its socket is closed, and a client that stops reading is
+        aborted once its buffer has stayed full for the write timeout.
+        """
+        if self.streams >= self.limits.max_streams:
+            after = {"Retry-After": str(self.limits.retry_after)}
+            await self.send(writer, 503, "text/plain", "too many phones: try again soon\n",
+                            head_only, extra=after)  # fmt: skip
             return
+        if head_only:
+            writer.write(self.headers(200, "text/event-stream") + b"\r\n")
+            await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
+            return
+        client.stream = True
         self.streams += 1
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.stream_sndbuf)
+        writer.write(self.headers(200, "text/event-stream") + b"\r\n")
+        gone = asyncio.ensure_future(reader.read(1))  # a browser sends nothing: EOF is goodbye
         try:
-            writer.write(self.headers(200, "text/event-stream") + b"\r\nretry: 1000\n\n")
             sent = -1
-            while True:
-                changed = self.changed
+            while not gone.done():
                 if sent != self.version:
                     sent = self.version
                     data = "".join(f"data: {line}\n" for line in self.page.fragment.split("\n"))
                     writer.write(f"id: {sent}\nevent: card\n{data}\n".encode())
                 else:
-                    try:
-                        await asyncio.wait_for(changed.wait(), KEEPALIVE)
+                    woken = asyncio.ensure_future(self.changed.wait())
+                    done, _ = await asyncio.wait(
+                        {woken, gone}, timeout=self.limits.keepalive,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )  # fmt: skip
+                    woken.cancel()
+                    if done:
                         continue
-                    except TimeoutError:
-                        writer.write(b": still here\n\n")
-                await asyncio.wait_for(writer.drain(), WRITE_TIMEOUT)
+                    writer.write(b"event: ping\ndata:\n\n")
+                await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
         finally:
-            self.streams -= 1
+            gone.cancel()
+
+    # ------------------------------------------------------------------ the terminal
+
+    def say(self, kind: str, line: str) -> None:
+        """One line on the terminal about `kind` of trouble, at most every `SAY_EVERY`
+        seconds (with how many were held back since)."""
+        now = time.monotonic()
+        said, held = self.said.get(kind, (-SAY_EVERY, 0))
+        if now - said < SAY_EVERY:
+            self.said[kind] = (said, held + 1)
+            return
+        self.said[kind] = (now, 0)
+        more = f" ({held} more since)" if held else ""
+        with contextlib.suppress(Exception):
+            self.say_line(line + more)
+
+    def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """What asyncio would print with a traceback, as one line."""
+        error = context.get("exception")
+        what = f"{type(error).__name__}: {error}" if error is not None else context.get("message")
+        self.say("loop", f"live page: {what}")
 
 
-# The page's own script: take each update from the event stream, or poll when there is none.
+# The page's own script. It says in words how the card is kept: live, reconnecting (with
+# backoff and jitter, capped), offline, busy (a 503's Retry-After), or gone (the server now
+# has another token); a card not known to be current is marked stale, with the time it was.
 SCRIPT = (
     '(function(){var live=document.getElementById("live"),'
-    'v=document.body.getAttribute("data-version");'
-    "function show(html,ver){if(ver===v)return;v=ver;live.innerHTML=html;"
-    'var t=live.querySelector("[data-title]");if(t)document.title=t.getAttribute("data-title")}'
-    "function poll(){setInterval(function(){var r=new XMLHttpRequest();"
-    'r.open("GET","card");r.onload=function(){if(r.status===200)'
-    'show(r.responseText,r.getResponseHeader("X-Version"))};r.send()},2000)}'
-    "if(!window.EventSource){poll();return}"
-    'var es=new EventSource("events"),fails=0;'
-    'es.addEventListener("card",function(e){fails=0;show(e.data,e.lastEventId)});'
-    "es.onerror=function(){if(++fails>5){es.close();poll()}}})();"
-)
+    'note=document.getElementById("state"),body=document.body,'
+    'v=body.getAttribute("data-version"),es=null,tries=0,timer=null,heard=Date.now(),'
+    "at=new Date(),over=false,CAP=30,QUIET={quiet};"
+    'function two(n){return(n<10?"0":"")+n}'
+    'function say(state,words){body.setAttribute("data-state",state);'
+    'var stale=state!=="live"&&state!=="connecting";live.className=stale?"stale":"";'
+    'note.textContent=words+(stale?" This card may be stale: last updated at "+two(at.getHours())'
+    '+":"+two(at.getMinutes())+":"+two(at.getSeconds())+".":"")}'
+    "function show(html,ver){at=new Date();heard=Date.now();if(ver===v)return;v=ver;"
+    'live.innerHTML=html;var t=live.querySelector("[data-title]");'
+    'if(t)document.title=t.getAttribute("data-title")}'
+    "function backoff(){return Math.min(CAP,Math.pow(2,tries))*(0.5+Math.random()/2)}"
+    "function later(state,words,secs){clearTimeout(timer);tries++;"
+    'say(state,words.replace("%s",Math.ceil(secs)));timer=setTimeout(probe,secs*1000)}'
+    "function lost(){if(es){es.close();es=null}if(over)return;"
+    'if(navigator.onLine===false)later("offline",'
+    '"Offline: this phone has no network. Trying again in %s s.",backoff());'
+    'else later("reconnecting","Connection lost: reconnecting in %s s.",backoff())}'
+    "function gone(){over=true;if(es){es.close();es=null}clearTimeout(timer);"
+    'say("gone","This link no longer works: the scorekeeper restarted the live card with a '
+    'new link. Scan the new code.")}'
+    'function probe(){var r=new XMLHttpRequest();r.open("HEAD",window.EventSource?'
+    '"events":"card");r.timeout=10000;'
+    "r.onload=function(){var s=r.status;if(s===200)return open();if(s===404)return gone();"
+    'var wait=parseInt(r.getResponseHeader("Retry-After"),10);'
+    'if(!(wait>0))return lost();later("busy","The live card is busy (too many phones). '
+    'Trying again in %s s.",Math.min(wait,300)*(1+Math.random()/4))};'
+    "r.onerror=r.ontimeout=lost;r.send()}"
+    'function poll(){var r=new XMLHttpRequest();r.open("GET","card");r.timeout=10000;'
+    "r.onload=function(){if(r.status===404)return gone();if(r.status!==200)return lost();"
+    'tries=0;show(r.responseText,r.getResponseHeader("X-Version"));'
+    'say("live","Live: updates every few seconds.");timer=setTimeout(poll,3000)};'
+    "r.onerror=r.ontimeout=lost;r.send()}"
+    'function open(){if(!tries)say("connecting","Connecting for live updates...");'
+    'if(!window.EventSource)return poll();v=null;es=new EventSource("events");'
+    'es.addEventListener("card",function(e){tries=0;show(e.data,e.lastEventId);'
+    'say("live","Live: updates by itself.")});'
+    'es.addEventListener("ping",function(){heard=Date.now();at=new Date();'
+    'if(body.getAttribute("data-state")==="live")say("live","Live: updates by itself.")});'
+    "es.onerror=lost}"
+    "setInterval(function(){if(es&&Date.now()-heard>QUIET*1000)lost()},5000);"
+    'window.addEventListener("offline",function(){if(es)lost()});'
+    'window.addEventListener("online",function(){if(!es&&!over){clearTimeout(timer);probe()}});'
+    "open()})();"
+).replace("{quiet}", str(int(Limits().keepalive * 2.5)))  # the watchdog: 2.5 pings
 
 
 def _csp() -> str:

@@ -8,12 +8,14 @@ stats the session's file (following `use` unless `-s` names one) and renders the
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import errno
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,7 +23,7 @@ from referee import lan, storage
 from referee.cli import output
 from referee.cli.common import SessionOpt, Workspace, workspace
 from referee.errors import RefereeError, UsageError, quote
-from referee.server import SCRIPT, Background, LiveServer, Page, new_token
+from referee.server import SCRIPT, Background, Limits, LiveServer, Page, new_token
 from referee.storage import Loaded, serving
 
 if TYPE_CHECKING:
@@ -56,11 +58,18 @@ HostOpt = Annotated[
 class SessionSource:
     """The share card of a session: `-s` names one, else whichever is current at the time."""
 
-    def __init__(self, ref: str | None, shell: Workspace | None = None) -> None:
+    def __init__(
+        self,
+        ref: str | None,
+        shell: Workspace | None = None,
+        tell: Callable[[str], None] | None = None,
+    ) -> None:
         self.space = Workspace()  # its own: the server's thread never changes the shell's
         self.ref = ref
         self.shell = shell  # `shell --serve`: its replay in memory spares one here
         self.shown: str | None = None  # the name of the session last shown
+        self.tell = tell or terminal_line  # the details the page never shows
+        self.told: str | None = None  # the trouble last told (once, not at every render)
 
     def stamp(self) -> object:
         """The session's file and its stat: any save (replace) changes it."""
@@ -75,7 +84,12 @@ class SessionSource:
         return (str(path), found.st_mtime_ns, found.st_size, found.st_ino)
 
     def render(self, version: int) -> Page:
-        """The page as the file is now, or a notice where the card would be."""
+        """The page as the file is now, or a notice in plain words where the card would be.
+
+        A phone is told what a guest may know (the session can't be read, or was deleted);
+        the reason, which may name a file, a folder or a link's target, goes to the
+        scorekeeper's terminal instead, once, as one line.
+        """
         from referee.render import share
 
         try:
@@ -85,17 +99,29 @@ class SessionSource:
                 if self.shown is None:
                     raise
                 path = self.space.home.session_path(self.shown)  # `delete` took the pointer
-            if not path.exists():
-                raise UsageError(f"the session {quote(path.stem)} was deleted or renamed")
+            if not path.exists() and self.shown is not None:
+                raise SessionGone(f"the session {quote(self.shown)} was deleted or renamed")
             loaded = self.load(path)
             self.shown = path.stem
             card = share.share_card(loaded.session, loaded.state)
             body, title = share.fragment(card), card.title
+            self.told = None
+        except SessionGone as gone:
+            body, title = share.notice(f"{gone}; the card comes back when it does"), "referee"
+            self.say(str(gone))
         except (RefereeError, OSError, ValueError, OverflowError) as error:
-            # The page stays up whatever the file holds: it says what is wrong, never dies.
-            body = share.notice(f"{error}; the card comes back when the session does")
+            # The page stays up whatever the file holds, and says nothing of where it is.
+            body = share.notice("the session can't be read right now; the card comes back "
+                                "when it can")  # fmt: skip
             title = "referee"
+            self.say(f"the live page can't read the session: {error}")
         return Page(share.document(body, title, script=SCRIPT, version=version), body)
+
+    def say(self, detail: str) -> None:
+        """Tell the terminal what went wrong, once until it changes."""
+        if detail != self.told:
+            self.told = detail
+            self.tell(detail)
 
     def load(self, path: Path) -> Loaded:
         """The session as its file is now: the shell's replay when it is of exactly these
@@ -106,6 +132,31 @@ class SessionSource:
             if known.digest == storage.digest_of(raw):
                 return known
         return self.space.load(str(path))
+
+
+class SessionGone(RefereeError):
+    """The session shown was deleted or renamed (a notice the page may give as it is)."""
+
+
+def terminal_line(line: str) -> None:
+    """One line on the terminal's stderr, escaped, for the scorekeeper (never the page)."""
+    with contextlib.suppress(OSError, ValueError):  # a closed or full terminal: the page goes on
+        output.warning_line(line)
+        sys.stderr.flush()
+
+
+def tuned() -> Limits:
+    """The server's limits; `REFEREE_SERVE_LIMITS` (`name=value,...`, for the tests and the
+    bench) lowers them so a flood can be played in seconds. A bad entry is ignored."""
+    found: dict[str, Any] = {}
+    defaults = Limits()
+    for item in os.environ.get("REFEREE_SERVE_LIMITS", "").split(","):
+        name, _, value = item.partition("=")
+        kind = type(getattr(defaults, name.strip(), None))
+        if kind in (int, float):
+            with contextlib.suppress(ValueError):
+                found[name.strip()] = kind(value)
+    return dataclasses.replace(defaults, **found)
 
 
 def urls(host: str, port: int, token: str) -> tuple[list[str], list[str], bool]:
@@ -213,7 +264,8 @@ def start_background(
     token = new_token()
     last: OSError | None = None
     for attempt in [port] if port is not None else [DEFAULT_PORT, 0]:
-        runner = Background(LiveServer(source, token), host, attempt)
+        runner = Background(LiveServer(source, token, limits=tuned(), say=terminal_line),
+                            host, attempt)  # fmt: skip
         try:
             bound = runner.start()
         except OSError as error:
@@ -252,7 +304,7 @@ def serve(
     ref = session or space.default_ref
     space.path(ref)  # no session at all: say so now, not on the page
     source = SessionSource(ref)
-    server = LiveServer(source, new_token())
+    server = LiveServer(source, new_token(), limits=tuned(), say=terminal_line)
     where = lan.lan_address() if host is None else host
     root = space.cache.root
     recorded: list[serving.Serving] = []

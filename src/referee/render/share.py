@@ -192,6 +192,9 @@ pre.c50{font-size:min(15px,calc((100vw - 3rem) / 31.6))}
 .wide{display:none}
 @media (min-width:62rem){.narrow{display:none}.wide{display:block;font-size:14px}}
 .note{color:var(--muted);font-size:.85rem}
+.stale{opacity:.55}
+[data-state=reconnecting] #state,[data-state=offline] #state,[data-state=busy] #state,\
+[data-state=gone] #state{color:var(--fg);font-weight:600}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#333;--band:#fff;--accent:#000}\
 pre{font-size:10pt}.live{display:none}}"""
 
@@ -243,7 +246,9 @@ def document(body: str, title: str, *, script: str = "", version: int = 0) -> st
     """A page around a fragment; with `script` (`referee serve`'s), it keeps itself current,
     and without JavaScript it reloads itself every few seconds."""
     refresh = '<noscript><meta http-equiv="refresh" content="5"></noscript>' if script else ""
-    note = '<p class="note live">Updates by itself.</p>' if script else ""
+    # Without JavaScript the refresh above is what keeps the card current; the script says
+    # at once how it is kept (live, reconnecting, offline ...), and never claims more.
+    note = '<p class="note live" id="state">Reloads every 5 seconds.</p>' if script else ""
     tail = f"<script>{script}</script>" if script else ""
     return (
         "<!doctype html>\n"
