@@ -84,7 +84,9 @@ def test_a_script_of_a_set_replays_to_the_same_card_in_an_empty_folder(
     card = referee("show").out
     assert "house: " in card and "buyback Bob (6)" in card  # the buy-in of 3 each
     again = replay(referee, referee("log", "--script").out, monkeypatch, tmp_path / "empty")
-    assert again == card.replace("friday", "again")
+    head, *rest = card.replace("friday", "again").split("\n")
+    # the header's right edge moves with the name's length: its words are the same
+    assert again.split("\n")[0].split() == head.split() and again.split("\n")[1:] == rest
 
 
 def test_a_session_of_a_ruleset_file_replays_from_its_script_with_no_file(

@@ -238,3 +238,47 @@ def test_a_long_pool_shows_five_and_says_how_to_see_the_rest(
     mia_lines = lines[lines.index(next(x for x in lines if x.startswith("Mia"))) :]
     assert mia_lines[6] == "  +2 more: ratings --game mia"
     assert len(referee("ratings", "--game", "mia").out.splitlines()) == 1 + 7 + 2
+
+
+def planted(home: Path, name: str, example: str, ident: str, swap: dict[str, str] = {}) -> None:  # noqa: B006
+    """A bundled example saved as `name` with the id `ident`, its names swapped by `swap`."""
+    text = (EXAMPLES / f"{example}.toml").read_text(encoding="utf-8")
+    for old, new in swap.items():
+        text = text.replace(f'"{old}"', f'"{new}"')
+    text = text.replace("schema = 1\n", f'schema = 1\nid = "{ident}"\n', 1)
+    (home / "sessions").mkdir(parents=True, exist_ok=True)
+    (home / "sessions" / f"{name}.toml").write_text(text, encoding="utf-8")
+
+
+def test_sessions_names_as_the_copy_the_file_ratings_leave_out(referee: Runner, home: Path) -> None:
+    """Found by attack: `sessions` ranked the files holding one session its own way; it now
+    asks the rule ratings count by. A copy cut short (a sync conflict taken mid-game) sorts
+    first by name, by its save time and by its events' times: it is still the copy."""
+    planted(home, "zz-finished", "mia-night", "a" * 32)
+    text = (home / "sessions" / "zz-finished.toml").read_text(encoding="utf-8")
+    head, _, rest = text.partition("events = [\n")
+    events = rest.split("\n")
+    cut = "\n".join(events[:10] + [line for line in events if not line.startswith("    {")])
+    (home / "sessions" / "a-conflict.toml").write_text(head + "events = [\n" + cut)
+    rows = {r["name"]: r for r in json.loads(referee("sessions", "--json").out)}
+    assert rows["a-conflict"]["copy_of"] == "zz-finished" and "copy_of" not in rows["zz-finished"]
+    assert [s["session"] for s in doc(referee)["mia"]["sessions"]] == ["mia-night"]
+    assert json.loads(referee("stats", "--json").out)["sessions"] == 1
+
+
+def test_a_session_of_another_game_with_the_same_id_is_no_copy(referee: Runner, home: Path) -> None:
+    planted(home, "mia", "mia-night", "c" * 32)
+    planted(home, "kal", "kalooki-game", "c" * 32)
+    assert {"mia", "kalooki"} <= set(doc(referee))
+    assert json.loads(referee("stats", "--json").out)["sessions"] == 2
+    assert not any("copy_of" in r for r in json.loads(referee("sessions", "--json").out))
+
+
+@pytest.mark.parametrize(
+    "spelling", ["\u00c1nn", "A\u0301nn", "\u00e1NN"], ids=["one-letter", "accent", "case"]
+)
+def test_one_player_however_unicode_spells_him(referee: Runner, home: Path, spelling: str) -> None:
+    planted(home, "one", "mia-night", "d" * 32, {"Ann": "\u00c1nn"})
+    planted(home, "two", "mia-night", "e" * 32, {"Ann": spelling})
+    found = [p for p in doc(referee)["mia"]["players"] if p["name"].casefold() != "bob"]
+    assert len(found) == 4 and all(p["games"] == 2 for p in found)  # one Ánn, twice

@@ -8,7 +8,7 @@ import csv
 import functools
 import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple, TypeVar
@@ -52,12 +52,12 @@ def ruleset_name(session: Session) -> str:
 
 
 def unique_by_id(
-    items: Iterable[T], key: Callable[[T], str], rank: Callable[[T], Any] | None = None
+    items: Iterable[T], key: Callable[[T], Hashable], rank: Callable[[T], Any] | None = None
 ) -> list[T]:
     """`items` without a repeated identity, in the order each first came: one night counts
     once. Of the copies, the lowest `rank` is kept (else the first), so which file holds the
     copy never changes the answer."""
-    best: dict[str, T] = {}
+    best: dict[Hashable, T] = {}
     for item in items:
         found = best.get(key(item))
         if found is None or (rank is not None and rank(item) < rank(found)):
@@ -722,7 +722,9 @@ def match_player(text: str, names: Iterable[str]) -> str:
     known = sorted(set(names))
     if text in known:
         return text
-    same = [n for n in known if n.casefold() == text.strip().casefold()]
+    from referee.league import key
+
+    same = [n for n in known if key(n) == key(text.strip())]
     if same:
         return same[0]
     folded = {n.casefold(): n for n in known}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.history import Summary, places, utc
+from referee.text import name_key
 
 # ---------------------------------------------------------------------------- one session, once
 
@@ -37,12 +38,19 @@ def _negated(text: str) -> list[int]:
     return [-ord(c) for c in text]
 
 
+def identity(summary: Summary) -> tuple[str, ...]:
+    """What makes two files one session: its id, its game and the players it began with. Two
+    files that share an id but not the game or the table (an id typed by hand, a planted file)
+    are two sessions, both counted."""
+    return (summary.id, summary.game, *summary.players)
+
+
 def once(summaries: Iterable[Summary]) -> tuple[list[Summary], list[Summary]]:
     """Each session once (by id), as the file `copy_rank` prefers holds it; and the others,
     the copies (a hand copy, a sync conflict, a backup, an import `--as-copy`)."""
-    by_id: dict[str, list[Summary]] = {}
+    by_id: dict[tuple[str, ...], list[Summary]] = {}
     for summary in summaries:
-        by_id.setdefault(summary.id, []).append(summary)
+        by_id.setdefault(identity(summary), []).append(summary)
     kept, copies = [], []
     for found in by_id.values():
         found.sort(key=copy_rank)
@@ -111,8 +119,9 @@ def parse_pool(text: str) -> str:
 
 
 def key(name: str) -> str:
-    """One player however his name is capitalised (as `ratings` and `stats` both count)."""
-    return name.casefold()
+    """One player however his name is typed (`text.name_key`: Ann, ann and a fullwidth Ann are
+    one), as `ratings`, `stats` and seasons all count."""
+    return name_key(name)
 
 
 # ---------------------------------------------------------------------------- OpenSkill

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from referee import games
 from referee.errors import RefereeError, RuleViolation, UsageError, quote
 from referee.games.base import Game, PlayerInfo
-from referee.text import check_name, pick
+from referee.text import check_name, name_key, pick
 
 if TYPE_CHECKING:
     from referee.games.money import Purse, Result
@@ -149,9 +149,9 @@ def check_players(players: Sequence[PlayerInfo], game: str) -> tuple[PlayerInfo,
         for text in (p.name, p.nickname):
             if text is None:
                 continue
-            if text.casefold() in seen:
+            if name_key(text) in seen:
                 raise UsageError(f"two players are called {quote(text)}: names must differ")
-            seen.add(text.casefold())
+            seen.add(name_key(text))
     return tuple(players)
 
 

@@ -46,6 +46,13 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+def name_key(name: str) -> str:
+    """One person however his name is typed: in any case, an accented letter typed whole or
+    as a letter and an accent, a name in fullwidth letters (NFKC, then casefold): what a table
+    refuses twice and what stats and ratings count as one player."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> str:
     """A name as it will be shown: one line, visible, not too long, not an option.
 

@@ -156,8 +156,7 @@ def _once(p: Param, given: list[Any] | None) -> Any:
         times = "twice" if len(given) == 2 else f"{len(given)} times"
         values = " and ".join(str(v)[:20] for v in given[:3])
         raise UsageError(
-            f"{p.option} given {times} ({values}): give it once;"
-            " for two, type the action twice"
+            f"{p.option} given {times} ({values}): give it once; for two, type the action twice"
         )
     return given[0]
 

@@ -293,18 +293,9 @@ def list_sessions(
             continue
         result = loaded.session.engine.outcome(loaded.state)
         began, ended = history.play_span(loaded.session)
-        row["id"] = loaded.session.id
-        row["rank"] = (
-            not (result.finished and not result.provisional),
-            not result.finished,
-            -len(loaded.session.events),
-            not ended,
-            [-ord(c) for c in ended],
-            history.utc(loaded.session.updated),
-            path.stem != loaded.session.name,  # a file copied by hand or synced keeps the name
-            len(path.stem),
-            path.stem,
-        )  # which of the files holding one session counts: as `league.copy_rank` ranks them
+        row["identity"] = (loaded.session.id, loaded.session.game,
+                           *(p.name for p in loaded.session.players))  # fmt: skip
+        row["loaded"] = loaded  # ranked below if another file holds the same session
         row.update(
             minutes=history.minutes(began, ended),
             night=nights.get(loaded.session.id),
@@ -317,14 +308,17 @@ def list_sessions(
             played=loaded.session.created or loaded.session.updated,
         )
         rows.append(row)
-    counted: dict[str, dict[str, Any]] = {}
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for row in rows:
-        if "rank" in row and ("id" not in counted.get(row["id"], {}) or
-                              row["rank"] < counted[row["id"]]["rank"]):  # fmt: skip
-            counted[row["id"]] = row
-    for row in rows:  # a copy (by hand, a sync conflict, an import --as-copy) counts once
-        if "rank" in row and counted[row["id"]] is not row:
-            row["copy_of"] = counted[row["id"]]["name"]
+        if "identity" in row:
+            groups.setdefault(row.pop("identity"), []).append(row)
+    for held in groups.values():  # a copy (by hand, a sync conflict, an import --as-copy)
+        if len(held) > 1:  # the file that counts is the one `league.once` counts
+            held.sort(key=_copy_rank)
+            for row in held[1:]:
+                row["copy_of"] = held[0]["name"]
+    for row in rows:
+        row.pop("loaded", None)
     rows.sort(key=lambda r: r["updated"] or "", reverse=True)
     if game is not None:
         variant = game.strip().lower()
@@ -374,6 +368,17 @@ def list_sessions(
         if "copy_of" in r:
             lines.append(f"    a copy of {r['copy_of']}: counted once")
     output.print_wrapped("\n".join(lines))
+
+
+def _copy_rank(row: dict[str, Any]) -> tuple[Any, ...]:
+    """Which of the files holding one session counts: as `league.copy_rank` ranks them, then
+    a file under its session's own name (a hand or sync copy keeps the name inside), then the
+    shorter name."""
+    from referee import history, league
+
+    loaded, stem = row["loaded"], row["name"]
+    summary = history.summarise(loaded.session)
+    return (league.copy_rank(summary), stem != loaded.session.name, len(stem), stem)
 
 
 def use(

@@ -126,7 +126,11 @@ def every_session(ctx: typer.Context, *, warn: bool = True) -> list[storage.Load
                 output.warning_line(f"skipped {path.name}: {error}")
     return unique_by_id(
         found,
-        lambda loaded: session_id(loaded.session),
+        lambda loaded: (  # one session: its id, game and first table (`league.identity`)
+            session_id(loaded.session),
+            loaded.session.game,
+            *(p.name for p in loaded.session.players),
+        ),
         lambda loaded: (
             not loaded.session.engine.outcome(loaded.state).finished,
             -len(loaded.session.events),

@@ -262,6 +262,8 @@ class Placed(NamedTuple):
     created: str
     updated: str
     events: int
+    game: str
+    players: tuple[str, ...]
 
     @property
     def played(self) -> str:
@@ -297,7 +299,15 @@ def export_order(
                 pass  # kept rows of a file that does not parse: its replay says why
             else:
                 outcome.append(
-                    Placed(path, facts.id, facts.created, facts.updated, facts.events)
+                    Placed(
+                        path,
+                        facts.id,
+                        facts.created,
+                        facts.updated,
+                        facts.events,
+                        facts.game,
+                        tuple(facts.players),
+                    )
                 )
                 continue
         missed.append(len(outcome))
@@ -306,11 +316,12 @@ def export_order(
     for k, made in zip(missed, replayed, strict=True):
         done = made if isinstance(made, str) else made[1]
         outcome[k] = done if isinstance(done, str) else Placed(
-            paths[k], done.id, done.created, done.updated, done.events)  # fmt: skip
+            paths[k], done.id, done.created, done.updated, done.events, done.game,
+            tuple(done.players))  # fmt: skip
     placed = [p for p in outcome if isinstance(p, Placed)]
     chosen = history.unique_by_id(  # of copies, the one with the most events (`league.once`)
         placed,
-        lambda p: p.id,
+        lambda p: (p.id, p.game, *p.players),
         lambda p: (-p.events, history.utc(p.updated), len(p.path.name), p.path.name),
     )
     chosen.sort(key=lambda p: (p.played, p.id))

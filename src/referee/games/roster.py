@@ -17,7 +17,7 @@ from referee.errors import RuleViolation, UsageError, quote
 from referee.games.actions import Param, action
 from referee.games.base import Named
 from referee.ruleset import TableReader
-from referee.text import check_name
+from referee.text import check_name, name_key
 
 
 class LateJoin(enum.Enum):
@@ -143,10 +143,10 @@ def check_newcomer(
     """A newcomer's name: a name nobody at the table has (in any case), as `new` checks it, and
     not one who gave up his seat in this game (`gone`: his money would count twice)."""
     name = check_name(name)
-    taken = {p.name.casefold() for p in people} | {n.casefold() for n in nicknames}
-    if name.casefold() in taken:
+    taken = {name_key(p.name) for p in people} | {name_key(n) for n in nicknames}
+    if name_key(name) in taken:
         raise UsageError(f"{quote(name)} is already at the table: names must differ")
-    if name.casefold() in {g.casefold() for g in gone}:
+    if name_key(name) in {name_key(g) for g in gone}:
         raise RuleViolation(f"{quote(name)} gave up his seat in this game: he cannot sit again")
     return name
 

@@ -101,11 +101,17 @@ def season_lines(
     return lines
 
 
-def list_line(season: Season, games: int) -> list[str]:
-    """A season in `season list`: its name and days, then its game, points and games counted."""
+def list_line(season: Season, games: int, width: int = 40) -> list[str]:
+    """A season in `season list`: its name and days, then its game, points and games counted,
+    wrapped at the dots (a long name or a long list of points) to `width`."""
+    from referee.render.cells import wrap_words
+
+    parts = [printable(season.name), season.span]
+    second = [game_text(season), season.points_text,
+              f"{games} game{'s' * (games != 1)}"]  # fmt: skip
     return [
-        f"{printable(season.name)} · {season.span}",
-        f"  {game_text(season)} · {season.points_text} · {games} game{'s' * (games != 1)}",
+        *wrap_words(" · ".join(parts), width, "  "),
+        *(f"  {line}" for line in wrap_words(" · ".join(second), width - 2, "  ")),
     ]
 
 
@@ -115,7 +121,8 @@ def share_lines(season: Season, found: Sequence[Standing], width: int = 40) -> t
     top = list(found[:SHARE_ROWS])
     names = cut_apart([printable(s.name) for s in top], width - 16)
     for s, name in zip(top, names, strict=True):
-        lines.append(f"{s.place:>2}. {name} {s.points} pts, {s.wins} won")
+        pts = "pt" if s.points == 1 else "pts"
+        lines.append(f"{s.place:>2}. {name} {s.points} {pts}, {s.wins} won")
     if len(found) > SHARE_ROWS:
         lines.append(f"    and {len(found) - SHARE_ROWS} more")
     return tuple(lines)

@@ -133,10 +133,11 @@ def _refuse_taken(home: Home, name: str) -> None:
     import os
 
     wanted = name.casefold()
-    if os.path.lexists(season_path(home, name)) or any(
-        p.stem.casefold() == wanted for p in season_files(home)
-    ):
+    if os.path.lexists(season_path(home, name)):
         raise UsageError(_taken(name))
+    for path in season_files(home):
+        if path.stem.casefold() == wanted:  # named as it is spelled there: 'autumn', not AUTUMN
+            raise UsageError(_taken(path.stem))
 
 
 def every_season(home: Home) -> tuple[list[LoadedSeason], list[str]]:

@@ -763,8 +763,7 @@ def _check_holds(state: State, i: int, count: int, what: str) -> None:
     if count > left:
         laid = f", {seat.laid} laid already" if seat.laid else ""
         raise RuleViolation(
-            f"{what}, but {seat.name} holds at most {left} cards on a turn"
-            f" ({why} + 1 drawn{laid})"
+            f"{what}, but {seat.name} holds at most {left} cards on a turn ({why} + 1 drawn{laid})"
         )
 
 
