@@ -119,7 +119,7 @@ KARIKI five               play goes left
   Dee                .....
   Eve                .....
 OUT: Cy (bar)
-P pull  / slashes  K kariki  ^n crowns
+P pull  K kariki  ^n crowns
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 pot 5 · each paid 1
@@ -151,7 +151,6 @@ KARIKI six                play goes left
   Dee                .....
   Fay                .....
 OUT: Eve (bar)
-/ slashes
 Cy faces Nine: roll / pull / pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
@@ -251,7 +250,7 @@ KARIKI two                play goes left
 > Ann                .....    ^3
   Dee                C....
 OUT: Bob (bar), Cy
-/ slashes K kariki C 3 crowns ^n crowns
+C 3 crowns  ^n crowns
 Ann rolls fresh
 Bob may buy back: buyback Bob (4)
 Cy may buy back: buyback Cy (4)

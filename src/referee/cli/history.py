@@ -403,10 +403,23 @@ def import_session(
                     " add --as-copy to import it again as a copy (it counts once)"
                 )
     new_name = check_session_name(name or session.name or "imported")
+    if as_copy and name is None:  # the original keeps its name: the copy says what it is
+        new_name = _free_name(space.home, f"{new_name[:40]}-copy")
     session = replace(session, name=new_name)
     path = space.home.session_path(new_name)
     storage.create(path, session, state, keep_created=True)
     output.print_text(f"imported {file.name} as {new_name} ({session.game})")
+
+
+def _free_name(home: storage.Home, base: str) -> str:
+    """`base`, else `base-2`, `base-3` ... : the first name no session file has."""
+    import os
+
+    found, n = base, 1
+    while os.path.lexists(home.session_path(found)):
+        n += 1
+        found = f"{base}-{n}"
+    return check_session_name(found)
 
 
 def stats(
