@@ -188,7 +188,9 @@ def rate(summaries: Iterable[Summary]) -> dict[str, Pool]:
     they finished. A session with fewer than two placed players rates nobody."""
     model = None
     found: dict[str, Pool] = {}
+    latest: dict[str, str] = {}  # each player as his latest session spells him, in any game
     for summary in finished_in_order(summaries):
+        latest.update((key(n), n) for n in summary.at_table)
         name = pool(summary)
         if name == KR_GAME:
             continue
@@ -214,6 +216,8 @@ def rate(summaries: Iterable[Summary]) -> dict[str, Pool]:
             kept.ratings[key(who)] = rating
             changes.append(Change(who, place, old.shown if old else _start(model), rating.shown))
         kept.history.append(Rated(summary, tuple(changes)))
+    for kept in found.values():  # one spelling on every screen: stats show him so too
+        kept.ratings = {k: r._replace(name=latest.get(k, r.name)) for k, r in kept.ratings.items()}
     return found
 
 
