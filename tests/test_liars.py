@@ -782,7 +782,7 @@ def test_every_action_fits_40x24_and_keeps_its_ruling(
         screens.append((referee("ld", "bid", "1x5"), f"{opener} bids one five"))
         anyone = next(p["name"] for p in doc()["players"] if p["dice"] and p["name"] != opener)
         screens.append((referee("ld", "exact", "1", "--by", anyone), f"{anyone} calls {opener}'s"))
-    screens.append((referee("show"), "LIAR'S DICE s"))
+    screens.append((referee("show"), "PERUDO s"))
     for result, first_line in screens:
         out = result.out.rstrip("\n").splitlines()
         err = result.err.rstrip("\n").splitlines()

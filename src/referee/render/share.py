@@ -116,6 +116,16 @@ def card_text(render_card: RenderableType, width: int) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
+def _title(session: Session) -> str:
+    """The game as the card's page names it: its title, and a bundled variant by its own name
+    (Perudo), as ratings and stats name it."""
+    from referee import games
+    from referee.history import ruleset_name
+    from referee.league import PERUDO, pool_title
+
+    return pool_title(PERUDO) if ruleset_name(session) == PERUDO else games.info(session.game).title
+
+
 def share_card(
     session: Session, state: Any, night: str = "", season: tuple[str, ...] = ()
 ) -> ShareCard:
@@ -134,7 +144,7 @@ def share_card(
     render = games.module(session.game, "render")
     card = render.card
     return ShareCard(
-        game=games.info(session.game).title,
+        game=_title(session),
         name=session.name,
         date=local_date(session.created),
         result=result_line(outcome, engine.turn(state)),

@@ -104,7 +104,10 @@ def status(state: State, full: bool = True) -> Text:
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    return header("LIAR'S DICE", title, width, f"round {state.round}")
+    """`LIAR'S DICE friday   round 3`, or `PERUDO` under the Perudo ruleset (its own game at
+    the table, in ratings and in stats)."""
+    game = "PERUDO" if state.rules.name == "perudo" else "LIAR'S DICE"
+    return header(game, title, width, f"round {state.round}")
 
 
 def _who(state: State, i: int, room: int) -> str:
