@@ -1,14 +1,17 @@
 """The share card: one session as a page (or picture) people open on their own phones.
 
-A `ShareCard` is the text of the card, made once: the game and the date, the result, the
-standings, and the game's own card drawn for a phone (40 columns) and for a wide screen. The
-HTML page, the SVG and the PNG (`render/share_png.py`) are all drawn from it, and so is the
-live page of `referee serve`. Every piece of text a session file gave passes through `escape`
-(the one escaping helper, `text.printable`, then HTML's), so a name can never become markup.
+A `ShareCard` is the card, made once: the game and the date, the result, the standings (under
+the game's own word: berries, dice, lives, points), the game's card drawn for a page
+(`render/page_cards.py`, from the engine's `summary`), and its text card for a phone (40
+columns) and a wide screen, kept under "as text". The HTML page, the SVG and the PNG
+(`render/share_png.py`) are all drawn from it, and so is the live page of `referee serve`.
+Every piece of text a session file gave passes through `escape` (the one escaping helper,
+`text.printable`, then HTML's), so a name can never become markup; every name on the page is
+in a `<bdi>`, and in the pictures a run of its own, so a right-to-left name never moves
+another player's marks and a wide one never shifts a column.
 
 The page is self-contained: no script, font or picture from the network; light and dark
-follow the reader's setting; at 360-430 px every column of the phone card fits without
-sideways scrolling, and from 62rem the wide card is shown instead.
+follow the reader's setting; at 360-430 px every column fits without sideways scrolling.
 """
 
 from __future__ import annotations
@@ -278,7 +281,7 @@ table.card tr.gone th{color:var(--muted)}
 .to-act{display:inline-block;margin-inline-start:.4rem;padding:0 .35rem;border-radius:.6rem;\
 background:var(--accent);color:var(--bg);font-size:.75rem;font-weight:600;vertical-align:.1em}
 .pips{display:inline-flex;flex-wrap:wrap;gap:3px;vertical-align:middle}
-.die,.life{display:inline-block;width:.9rem;height:.9rem;border:2px solid var(--accent);\
+.die,.life{display:inline-block;width:.75rem;height:.75rem;border:2px solid var(--accent);\
 background:var(--accent);border-radius:.2rem}
 .life{border-radius:50%;border-color:var(--red);background:var(--red)}
 .die.lost,.life.lost{background:transparent;border-color:var(--line)}
