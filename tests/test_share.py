@@ -16,6 +16,7 @@ import pytest
 
 from conftest import Runner
 from referee import storage
+from referee.render.cells import width_of
 from referee.render.share import NARROW, ROOMY, picture_lines, share_card
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.toml"))
@@ -69,10 +70,11 @@ def test_the_page_is_designed_for_phones_and_needs_no_network(
     # the result and the standings come before the card
     assert html.index('class="result"') < html.index("<table") < html.index("<pre")
     players = [p.name for p in loaded.session.players]
-    assert set(players) <= set(page.text.get("td", []))
+    assert set(players) <= set(page.text.get("bdi", []))  # each name isolated for direction
     assert summary["game"] == loaded.session.game
     phone = [attrs for tag, attrs in page.tags if tag == "pre"]
-    assert len(phone) == 2  # the phone card and the wide card
+    assert len(phone) == 2  # the text card, phone and wide, folded under the drawn card
+    assert html.index('class="drawn"') < html.index("<details") < html.index("<pre")
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
@@ -105,9 +107,18 @@ def test_the_svg_uses_local_fonts_and_follows_dark_mode(referee: Runner, example
     assert re.findall(r"https?://[^\"']+", text) == ["http://www.w3.org/2000/svg"]
     assert "prefers-color-scheme:dark" in text
     loaded = storage.load(example)
-    drawn = [
-        "".join(t.itertext()).replace("\xa0", " ") for t in root.iter() if t.tag.endswith("text")
-    ]
+    # each run (a name is one of its own) sits at its column: the lines read back from x, y
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for t in root.iter():
+        if t.tag.endswith("text"):
+            column = round((float(t.attrib["x"]) - 16) / 8.4)
+            rows.setdefault(t.attrib["y"], []).append((column, "".join(t.itertext())))
+    drawn = []
+    for runs in rows.values():
+        line = ""
+        for column, text in sorted(runs):
+            line += " " * (column - width_of(line)) + text
+        drawn.append(line)
     lines = [line for line in picture_lines(share_card(loaded.session, loaded.state)) if line]
     assert drawn == lines
 

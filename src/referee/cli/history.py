@@ -177,10 +177,12 @@ def _render(
             summary["money"] = money_doc(session, state)
             return history.json_document(session, storage.session_to_doc(session), summary)
         case Format.MD:
+            from referee.render import share
+
             return history.markdown(
                 session,
                 engine.outcome(state),
-                _card_text(loaded, 60),
+                share.text_card(session, state, 60),
                 _money(session, state),
                 season,
             )
@@ -198,14 +200,6 @@ def _bgstats(loaded: storage.Loaded, link: bool) -> str:
 
     found = bgstats.play_of(loaded.session)
     return bgstats.link(found) + "\n" if link else bgstats.document(found)
-
-
-def _card_text(loaded: storage.Loaded, width: int) -> str:
-    from referee.render.share import card_text
-
-    render = games.module(loaded.session.game, "render")
-    return card_text(render.card(loaded.state, loaded.session.name, width, compact=False),
-                     width) + "\n"  # fmt: skip
 
 
 def _export_sqlite(
