@@ -147,6 +147,20 @@ def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
         raise StorageError(f"{where}: cannot be read: {str(error)[:60]}") from None
 
 
+def schema_of(doc: dict[str, Any], where: str, current: int) -> int:
+    """The file's `schema`, a whole number no newer than `current` (else `StorageError` saying
+    to upgrade): what every kind of file checks first."""
+    schema = doc.get("schema")
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
+    if schema > current:
+        raise StorageError(
+            f"{where}: written by a newer referee (schema {quote_number(schema)},"
+            f" this one reads {current}); upgrade referee"
+        )
+    return schema
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """A session as read and replayed: `digest` is the SHA-256 of the exact bytes replayed."""
@@ -414,14 +428,7 @@ def backup_suffix(schema: int, doc: Mapping[str, Any]) -> str:
 
 def migrate(doc: dict[str, Any], where: str) -> tuple[dict[str, Any], int]:
     """A document of any schema this referee reads, as the current schema (and its own)."""
-    schema = doc.get("schema")
-    if isinstance(schema, bool) or not isinstance(schema, int):
-        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
-    if schema > SCHEMA:
-        raise StorageError(
-            f"{where}: written by a newer referee (schema {quote_number(schema)},"
-            f" this one reads {SCHEMA}); upgrade referee"
-        )
+    schema = schema_of(doc, where, SCHEMA)
     original = schema
     while schema < SCHEMA:
         if schema not in MIGRATIONS:

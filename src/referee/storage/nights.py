@@ -38,7 +38,7 @@ from referee.session import Session
 from referee.storage import codec, files
 from referee.storage.atomic import atomic_write, temp_pattern
 from referee.storage.cache import Cache
-from referee.storage.codec import digest_of, document_text, parse_toml
+from referee.storage.codec import digest_of, document_text, parse_toml, schema_of
 from referee.storage.files import read_bytes, shown
 from referee.storage.home import Home, private_folder, session_files
 from referee.storage.lock import locked
@@ -87,17 +87,9 @@ def parse_night(path: Path, raw: bytes) -> LoadedNight:
     """A night file's bytes, parsed and checked."""
     where = shown(path)
     doc = parse_toml(raw, path)
-    schema = doc.get("schema")
-    if isinstance(schema, bool) or not isinstance(schema, int):
-        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
+    schema = schema_of(doc, where, NIGHT_SCHEMA)
     if schema != NIGHT_SCHEMA:
-        newer = schema > NIGHT_SCHEMA
-        raise StorageError(
-            f"{where}: written by a newer referee (schema {schema if abs(schema) < 1000 else '?'},"
-            f" this one reads {NIGHT_SCHEMA}); upgrade referee"
-            if newer
-            else f"{where}: schema {schema} is no night file's"
-        )
+        raise StorageError(f"{where}: schema {schema} is no night file's")
     try:
         night = night_from_doc(doc)
     except RefereeError as error:

@@ -18,7 +18,7 @@ from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.league import SEASON_SCHEMA, Season, check_season_name, season_from_doc, season_to_doc
 from referee.storage import files
 from referee.storage.atomic import atomic_write, temp_pattern
-from referee.storage.codec import document_text, parse_toml
+from referee.storage.codec import document_text, parse_toml, schema_of
 from referee.storage.files import read_bytes, shown
 from referee.storage.home import Home, private_folder
 from referee.storage.lock import locked
@@ -66,16 +66,8 @@ def parse_season(path: Path, raw: bytes) -> LoadedSeason:
     if len(raw) > 64 * 1024:  # a season is a few lines: anything more is not one
         raise StorageError(f"{where}: too large for a season file ({len(raw)} bytes)")
     doc = parse_toml(raw, path)
-    schema = doc.get("schema")
-    if isinstance(schema, bool) or not isinstance(schema, int):
-        raise StorageError(f"{where}: 'schema' must be a whole number, not {schema!r:.20}")
+    schema = schema_of(doc, where, SEASON_SCHEMA)
     if schema != SEASON_SCHEMA:
-        if schema > SEASON_SCHEMA:
-            shown_schema = schema if abs(schema) < 1000 else "?"
-            raise StorageError(
-                f"{where}: written by a newer referee (schema {shown_schema}, this one reads"
-                f" {SEASON_SCHEMA}); upgrade referee"
-            )
         raise StorageError(f"{where}: schema {schema} is no season file's")
     try:
         season = season_from_doc(doc)
