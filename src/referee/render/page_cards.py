@@ -216,16 +216,20 @@ def _pips(left: int, start: int, kind: str) -> str:
     return f'<span class="pips" role="img" aria-label="{left} of {shown}">{marks}</span>'
 
 
-def liars(state: Any, document: Mapping[str, Any], finished: bool) -> str:
-    """A row per player: his dice (lost ones faded), how many left; the bid and round."""
-    start = _rules(state, "dice_per_player", 6)
+def _pip_rows(document: Mapping[str, Any], field: str, start: int, kind: str) -> list[str]:
+    """A row a player: his dice or lives (`field`) as marks of `start`, and how many left."""
     turn = document.get("turn")
-    rows = [
+    return [
         _row(p["name"] == turn, p["out"], p,
-             f'<td>{_pips(p["dice"], start, "die")}</td>'
-             f'<td class="n">{"out" if p["out"] else p["dice"]}</td>')
+             f'<td>{_pips(p[field], start, kind)}</td>'
+             f'<td class="n">{"out" if p["out"] else p[field]}</td>')
         for p in document["players"]
     ]  # fmt: skip
+
+
+def liars(state: Any, document: Mapping[str, Any], finished: bool) -> str:
+    """A row per player: his dice (lost ones faded), how many left; the bid and round."""
+    rows = _pip_rows(document, "dice", _rules(state, "dice_per_player", 6), "die")
     bid = document.get("bid")
     said = f"round {int(document['round'])}, {int(document['dice_in_play'])} dice in play"
     if bid:
@@ -237,14 +241,7 @@ def liars(state: Any, document: Mapping[str, Any], finished: bool) -> str:
 
 def mia(state: Any, document: Mapping[str, Any], finished: bool) -> str:
     """A row per player: his lives (lost ones faded), how many left; what stands."""
-    start = _rules(state, "lives", 6)
-    turn = document.get("turn")
-    rows = [
-        _row(p["name"] == turn, p["out"], p,
-             f'<td>{_pips(p["lives"], start, "life")}</td>'
-             f'<td class="n">{"out" if p["out"] else p["lives"]}</td>')
-        for p in document["players"]
-    ]  # fmt: skip
+    rows = _pip_rows(document, "lives", _rules(state, "lives", 6), "life")
     said = f"round {int(document['round'])}"
     standing = document.get("standing")
     if standing:
