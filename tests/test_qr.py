@@ -397,11 +397,53 @@ def test_a_state_file_that_is_no_file_never_blocks(referee: Runner, home: Path, 
     assert (found.code, found.err) == (1, f"error: {NOT_SERVING}\n")
 
 
+def answering_200() -> Any:
+    """A stand-in server on loopback answering every request 200 (what `qr` asks a live
+    server for its token's page), in a thread; a context manager giving its port."""
+    import contextlib
+    import threading
+
+    @contextlib.contextmanager
+    def running() -> Iterator[int]:
+        listening = socket.create_server(("127.0.0.1", 0))
+        stop = threading.Event()
+
+        def answer() -> None:
+            listening.settimeout(0.1)
+            while not stop.is_set():
+                try:
+                    peer, _ = listening.accept()
+                except OSError:
+                    continue
+                with peer:
+                    peer.settimeout(1)
+                    with contextlib.suppress(OSError):
+                        peer.recv(1024)
+                        peer.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        try:
+            yield listening.getsockname()[1]
+        finally:
+            stop.set()
+            thread.join()
+            listening.close()
+
+    return running()
+
+
+def test_qr_vouches_only_for_a_port_that_answers_the_token_as_our_server_does(
+    referee: Runner, home: Path
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listening:  # something else took the port
+        plant(state_root(home), {"pid": os.getpid(), "host": "127.0.0.1",
+                                 "port": listening.getsockname()[1], "token": TOKEN})  # fmt: skip
+        assert referee("qr").code == 1
+
+
 def test_a_state_file_in_a_folder_others_may_write_is_ignored(referee: Runner, home: Path) -> None:
-    with socket.socket() as listening:
-        listening.bind(("127.0.0.1", 0))
-        listening.listen()
-        port = listening.getsockname()[1]
+    with answering_200() as port:
         plant(
             state_root(home),
             {"pid": os.getpid(), "host": "127.0.0.1", "port": port, "token": TOKEN},

@@ -157,6 +157,15 @@ class LiveServer:
         self.said: dict[str, tuple[float, int]] = {}  # kind of trouble: (said at, since held)
         self.serial = 0
 
+    @property
+    def max_streams(self) -> int:
+        """Event streams at once. A stream holds its descriptor for good: at most half the
+        descriptor ceiling, so a phone asking for the page always gets it (or a 503 it
+        retries after a while), never a silent wait."""
+        if self.ceiling is None:
+            return self.limits.max_streams
+        return min(self.limits.max_streams, max(1, self.ceiling // 2))
+
     # ------------------------------------------------------------------ running
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
@@ -430,7 +439,7 @@ class LiveServer:
         A stream holds its slot until its socket is closed, and a client that stops reading is
         aborted once its buffer has stayed full for the write timeout.
         """
-        if self.streams >= self.limits.max_streams:
+        if self.streams >= self.max_streams:
             after = {"Retry-After": str(self.limits.retry_after)}
             await self.send(writer, 503, "text/plain", "too many phones: try again soon\n",
                             head_only, extra=after)  # fmt: skip

@@ -93,16 +93,18 @@ class SessionSource:
         from referee.render import share
 
         try:
-            try:
-                path = self.space.path(self.ref)
+            home = self.space.home
+            try:  # the session as asked for: a link's own name, not its target's
+                asked = storage.locate(home, self.ref or self.space.default_ref)
             except RefereeError:
                 if self.shown is None:
                     raise
-                path = self.space.home.session_path(self.shown)  # `delete` took the pointer
-            if not path.exists() and self.shown is not None:
+                asked = home.session_path(self.shown)  # `delete` took the pointer
+            path = storage.follow_links(asked)
+            if self.shown is not None and not (os.path.lexists(asked) and path.exists()):
                 raise SessionGone(f"the session {quote(self.shown)} was deleted or renamed")
             loaded = self.load(path)
-            self.shown = path.stem
+            self.shown = asked.stem
             card = share.share_card(loaded.session, loaded.state)
             body, title = share.fragment(card), card.title
             self.told = None

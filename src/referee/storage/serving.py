@@ -121,8 +121,10 @@ def is_alive(pid: int) -> bool:
 
 
 def answers(serving: Serving) -> bool:
-    """Whether something listens at the server's port on an address of this machine (never
-    an address elsewhere: a planted file must not make `qr` reach out)."""
+    """Whether the server answers its page at its port on an address of this machine (never
+    an address elsewhere: a planted file must not make `qr` reach out): a `HEAD` of the
+    token's page must come back 200, so a port taken by anything else (or by another server
+    since) is not vouched for."""
     host = serving.host.split("%", 1)[0]
     ip = ipaddress.ip_address(host) if host else None
     if ip is None or ip.is_unspecified:
@@ -132,7 +134,10 @@ def answers(serving: Serving) -> bool:
     try:
         with socket.socket(family, socket.SOCK_STREAM) as own:
             own.bind((target, 0))  # only an address of this machine can be bound
-        with socket.create_connection((target, serving.port), timeout=PROBE_WAIT):
-            return True
+        with socket.create_connection((target, serving.port), timeout=PROBE_WAIT) as peer:
+            peer.sendall(f"HEAD /{serving.token}/ HTTP/1.1\r\nHost: referee\r\n"
+                         "Connection: close\r\n\r\n".encode("ascii"))  # fmt: skip
+            status = peer.recv(16)
     except (OSError, ValueError):
         return False
+    return status.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200"))
