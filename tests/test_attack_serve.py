@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from test_serve_flood import Fixed, Limits, Running, until
+from referee.server import Limits
+from test_serve_flood import Fixed, Running, until
 
 
 @pytest.fixture
