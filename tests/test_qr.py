@@ -460,7 +460,7 @@ def test_serve_forgets_its_state_when_stopped(served: tuple[Path, Served]) -> No
     assert serving.read(state_root(home)) is not None
     server.process.send_signal(signal.SIGINT)
     assert server.process.wait(timeout=GUARD) == 0
-    assert not (state_root(home) / serving.NAME).exists()
+    assert not list(state_root(home).glob("serving*.json"))
     assert one_off(home, "qr").returncode == 1
 
 
@@ -783,3 +783,20 @@ def test_the_address_shown_for_each_host(
     found, _, is_local = urls(bound, 8765, TOKEN)
     assert found[0] == first + TOKEN + "/" and is_local is local
     assert all("0.0.0.0" not in u and "[::]" not in u for u in found)
+
+
+def test_two_servers_at_once_and_one_stopping_lose_neither(referee: Runner, home: Path) -> None:
+    """Found by a play-test: each server overwrote the one state file and the one that stopped
+    removed it, so `qr` said "not serving" with another still running."""
+    root = state_root(home)
+    plant(root, "{}")  # the folder, private; an old single file that reads as nothing
+    with answering_200() as first, answering_200() as second:
+        older = serving.Serving(os.getppid(), "127.0.0.1", first, TOKEN)
+        newer = serving.Serving(os.getpid(), "127.0.0.1", second, TOKEN)
+        serving.record(root, older)
+        time.sleep(0.02)  # the newer file is newer
+        serving.record(root, newer)
+        assert serving.running(root) == newer
+        serving.forget(root, newer)  # the newer one stops
+        assert serving.running(root) == older
+        assert f":{first}/" in referee("qr").out.replace("\n", "")

@@ -50,9 +50,24 @@ class Serving:
                 raise ValueError("not an address")
 
 
-def path_in(root: Path) -> Path:
-    """Where the file is kept in the cache folder `root`."""
-    return root / NAME
+OWN = "serving-{pid}.json"  # one file a server: two at once, and one stopping, lose neither
+KEPT = 8  # files looked at, newest first: a folder full of stale ones costs a moment at most
+
+
+def path_in(root: Path, pid: int | None = None) -> Path:
+    """Where the server `pid` keeps its file in the cache folder `root` (None: the one file
+    older versions kept, still read)."""
+    return root / (NAME if pid is None else OWN.format(pid=pid))
+
+
+def _files(root: Path) -> list[Path]:
+    """The state files in `root`, newest first (at most `KEPT`)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for path in [path_in(root), *root.glob("serving-*.json")]:
+            with contextlib.suppress(OSError):
+                found.append((os.lstat(path).st_mtime, path.name, path))
+    return [path for _, _, path in sorted(found, reverse=True)[:KEPT]]
 
 
 def record(root: Path, serving: Serving) -> None:
@@ -64,25 +79,36 @@ def record(root: Path, serving: Serving) -> None:
                 "token": serving.token}  # fmt: skip
     with contextlib.suppress(OSError, RefereeError):
         private_folder(root)
-        atomic_write(path_in(root), json.dumps(document) + "\n", durable=False)
+        atomic_write(path_in(root, serving.pid), json.dumps(document) + "\n", durable=False)
 
 
 def forget(root: Path, serving: Serving) -> None:
     """Remove the file if it still says what this process recorded (another server may have
     started since and written its own)."""
-    if read(root) == serving:
+    if read_one(root, path_in(root, serving.pid)) == serving:
         with contextlib.suppress(OSError):
-            path_in(root).unlink()
+            path_in(root, serving.pid).unlink()
 
 
 def read(root: Path) -> Serving | None:
-    """What the file says, checked field by field; None for a missing or odd one."""
+    """The newest state file's record that reads as one (not asking if it still runs)."""
+    return next(iter(every(root)), None)
+
+
+def every(root: Path) -> list[Serving]:
+    """Every state file's record that reads as one, newest first."""
+    found = (read_one(root, path) for path in _files(root))
+    return [s for s in found if s is not None]
+
+
+def read_one(root: Path, path: Path) -> Serving | None:
+    """What one file says, checked field by field; None for a missing or odd one."""
     from referee.places import is_private_folder
 
     if not is_private_folder(str(root)):
         return None  # a folder others can write to may hold anything
     try:
-        raw = read_bytes(path_in(root), "state file", follow=False)
+        raw = read_bytes(path, "state file", follow=False)
         if len(raw) > MAX_BYTES:
             return None
         found = json.loads(raw.decode("utf-8"))
@@ -99,11 +125,9 @@ def read(root: Path) -> Serving | None:
 
 
 def running(root: Path) -> Serving | None:
-    """The server the file names if it still runs: its process lives and its port answers."""
-    found = read(root)
-    if found is None or not is_alive(found.pid) or not answers(found):
-        return None
-    return found
+    """The newest server a file names that still runs: its process lives and its port answers
+    its token's page."""
+    return next((s for s in every(root) if is_alive(s.pid) and answers(s)), None)
 
 
 def is_alive(pid: int) -> bool:
