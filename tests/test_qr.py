@@ -553,6 +553,7 @@ class Machine:
         resolved: list[str] | None = None,
         nameindex: bool = True,
         fcntl: bool = True,
+        dualstack: bool = False,
     ) -> None:
         routed: dict[int, str] = routes or {}
         by_name = dict(interfaces or [])
@@ -602,6 +603,7 @@ class Machine:
         monkeypatch.setattr(socket, "socket", Fake)
         monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
         monkeypatch.setattr(socket, "gethostname", lambda: "table-phone")
+        monkeypatch.setattr(socket, "has_dualstack_ipv6", lambda: dualstack)
         if nameindex:
             names = [*by_name, *(n for n, _, _ in ipv6 or [])]
             listed = [(i + 1, n) for i, n in enumerate(dict.fromkeys(names))]
@@ -732,6 +734,18 @@ def test_ipv6_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     )
 
 
+def test_every_address_of_both_families_on_a_dual_stack_machine(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a play-test: `--host ::` listened on IPv6 alone, and the QR code offered no
+    IPv4 address though most phones reach the table by one."""
+    Machine(monkeypatch, tmp_path, routes={socket.AF_INET: "192.168.1.23"},
+            interfaces=[("lo", "127.0.0.1"), ("wlan0", "192.168.1.23")],
+            ipv6=[("wlan0", "fd12:3456:789a:1::5", 0)], dualstack=True)  # fmt: skip
+    found, _, local = urls("::", 8765, TOKEN)
+    assert f"http://192.168.1.23:8765/{TOKEN}/" in found and not local
+
+
 def test_windows_like_without_if_nameindex(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     Machine(
         monkeypatch,
@@ -800,3 +814,18 @@ def test_two_servers_at_once_and_one_stopping_lose_neither(referee: Runner, home
         serving.forget(root, newer)  # the newer one stops
         assert serving.running(root) == older
         assert f":{first}/" in referee("qr").out.replace("\n", "")
+
+
+@pytest.mark.parametrize("command", [["serve"], ["shell", "--serve"]])
+def test_a_port_taken_is_one_line_that_says_what_to_do(
+    referee: Runner, home: Path, command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    assert referee("new", "mia", "Ann", "Bob", "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = str(taken.getsockname()[1])
+        result = referee(*command, "--host", "127.0.0.1", "--port", port)
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"port {port} is taken on 127.0.0.1: pick another --port" in result.err

@@ -254,5 +254,9 @@ def reachable(bound: str, found: list[Address] | None = None) -> list[Address]:
         return list(listed)
     ip = parse(bound)
     if ip is not None and ip.is_unspecified:
+        import socket
+
+        if ip.version == 6 and socket.has_dualstack_ipv6():  # `::` takes IPv4 phones too
+            return list(listed)
         return [a for a in listed if a.ip.version == ip.version]
     return []

@@ -172,7 +172,11 @@ class LiveServer:
         """Listen on `host:port` (port 0: any free one); returns the address bound."""
         self.changed = asyncio.Event()  # bound to the running loop
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-        listener = socket.create_server((host, port), family=family, backlog=128)
+        # `::` is every address of both families where the system allows it (IPv4 phones too)
+        both = host == "::" and socket.has_dualstack_ipv6()
+        listener = socket.create_server(
+            (host, port), family=family, backlog=128, dualstack_ipv6=both
+        )
         listener.setblocking(False)
         self.listener = listener
         bound = listener.getsockname()

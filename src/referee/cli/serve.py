@@ -233,8 +233,7 @@ def listen(
         except OSError as error:
             if error.errno == errno.EADDRINUSE and port is None and attempt:
                 continue
-            raise UsageError(f"cannot listen on {quote(f'{host}:{attempt}')}: "
-                             f"{error.strerror or error}") from None  # fmt: skip
+            raise cannot_listen(host, attempt, error) from None
 
 
 class Live:
@@ -276,7 +275,18 @@ def start_background(
         live = Live(runner, bound_host(host, bound[0]), bound[1], token, cache_root(shell))
         show_address(live.host, live.port, token, "qr shows this again.")
         return live
-    raise UsageError(f"cannot listen on {quote(host)}: {last.strerror if last else 'failed'}")
+    raise cannot_listen(host, port, last)
+
+
+def cannot_listen(host: str, port: int | None, error: OSError | None) -> UsageError:
+    """Why the live card cannot listen, in one line: a port taken says what to do."""
+    if error is not None and error.errno == errno.EADDRINUSE and port:
+        return UsageError(
+            f"port {port} is taken on {host or 'this machine'}: pick another --port"
+            " (a live card served already? referee qr shows it)"
+        )
+    said = (error.strerror or str(error)) if error is not None else "failed"
+    return UsageError(f"cannot listen on {quote(f'{host}:{port}' if port else host)}: {said}")
 
 
 def bound_host(asked: str, bound: str) -> str:
