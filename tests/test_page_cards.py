@@ -136,8 +136,8 @@ def test_the_hard_names_replay_to_the_same_result(example: Path, tmp_path: Path)
 def test_the_page_puts_the_result_then_the_standings_then_the_drawing(session_file: Path) -> None:
     html, loaded, document = page_of(session_file)
     game = games.info(loaded.session.game).name
-    assert html.index('class="result"') < html.index('class="standings"')
-    assert html.index('class="standings"') < html.index('class="drawn"')
+    assert html.index('class="result"') < html.index('class="standings')
+    assert html.index('class="standings') < html.index('class="drawn"')
     assert html.index('class="drawn"') < html.index("<details") < html.index("<pre")
     tree = Tree(html).root
     standings = tree.find("table", "standings")[0]
@@ -427,3 +427,23 @@ def test_a_game_in_play_marks_whose_turn_it_is(session_file: Path) -> None:
         return
     assert len(marked) == 1 and "to act" in marked[0].text()
     assert document["turn"] in [b.text() for b in marked[0].find("bdi")]
+
+
+def test_the_page_says_who_may_buy_back_and_gives_no_place_before_the_end(
+    referee: Runner, home: Path
+) -> None:
+    """Found by a play-test: the page never said who may buy back (the terminal card does),
+    and its `#` column numbered the seats while play went on, reading as a ranking (a player
+    out stayed 2nd)."""
+    assert referee("new", "kariki", "Ann", "Bob", "Cy", "--name", "friday").code == 0
+    assert referee("kariki", "slash", "Cy", "20").code == 0  # Cy out: a buy-back on offer
+    html, _, _ = page_of(home / "sessions" / "friday.toml")
+    assert "<bdi>Cy</bdi> may buy back for 3" in html
+    rows = re.findall(r'<tr><td class="n">([^<]*)</td><td><bdi>(\w+)</bdi>', html)
+    assert rows and all(place == "" for place, _ in rows)  # no place while it is on
+    assert '<table class="standings">' in html  # and the first row is not set in bold
+    for line in (["slash", "Bob", "20"], ["settle"]):
+        assert referee("kariki", *line).code == 0
+    html, _, _ = page_of(home / "sessions" / "friday.toml")
+    rows = re.findall(r'<tr><td class="n">([^<]*)</td><td><bdi>(\w+)</bdi>', html)
+    assert rows[0] == ("1", "Ann") and '<table class="standings placed">' in html

@@ -98,6 +98,13 @@ def kariki(state: Any, document: Mapping[str, Any], finished: bool) -> str:
         if document.get("responsible"):
             facing += f"; {name(document['responsible'])} answers for it"
         facing += "</p>"
+    offers = "".join(  # as the terminal card says them: who may still buy back, for what
+        f'<p class="facing">{name(who)} may buy back for {escape(_money(document["pot"]))}</p>'
+        for who in document.get("buyback_open") or ()
+    )
+    if len(document.get("buyback_open") or ()) > 1:
+        offers += '<p class="facing">the price doubles after each buy-back</p>'
+    facing += offers
     used = [c for c in CAUSES if any(c in p["berry_causes"] for p in document["players"])]
     legend = "".join(
         f'<li><span class="pt berry c-{_slug(c)}">{escape(CAUSES[c][1])}</span>'
@@ -111,6 +118,12 @@ def kariki(state: Any, document: Mapping[str, Any], finished: bool) -> str:
         + (f'<ul class="legend">{legend}</ul>' if legend else "")
         + "</div>"
     )
+
+
+def _money(cents: object) -> str:
+    from referee.games.money import show
+
+    return show(cents) if type(cents) is int else "?"
 
 
 def _slug(cause: str) -> str:

@@ -103,12 +103,14 @@ def result_line(outcome: Outcome, turn: str | None) -> str:
 def standings(
     outcome: Outcome, scores: dict[str, int], players: tuple[str, ...]
 ) -> tuple[Standing, ...]:
-    """Places from the outcome's standings (winners share first), then everyone else."""
+    """Places from the outcome's standings (winners share first), then everyone else; while
+    the game is on nobody has a place yet (0: the table shows none, never a seat number that
+    reads as a ranking)."""
     order = [p for p in outcome.standings if p in players]
     order += [p for p in players if p not in order]
     rows: list[Standing] = []
     for i, player in enumerate(order):
-        place = 1 if player in outcome.winners else i + 1
+        place = 0 if not outcome.finished else 1 if player in outcome.winners else i + 1
         rows.append(Standing(place, player, scores.get(player)))
     return tuple(rows)
 
@@ -277,7 +279,7 @@ table{border-collapse:collapse;width:100%;max-width:28rem}
 th,td{text-align:start;padding:.3rem .5rem;border-bottom:1px solid var(--line)}
 th{color:var(--muted);font-weight:600;font-size:.9rem}
 td.n,th.n{text-align:end;font-variant-numeric:tabular-nums}
-.standings tr:first-child td{font-weight:600}
+.standings.placed tr:first-child td{font-weight:600}
 bdi{overflow-wrap:anywhere}
 thead bdi{overflow-wrap:break-word;word-break:keep-all}
 .drawn{margin:1rem 0}
@@ -355,8 +357,9 @@ pre{font-size:10pt}.live{display:none}}"""
 def fragment(card: ShareCard) -> str:
     """The part of the page that changes with the session: heading, result, standings, and
     the game's card drawn for the page (the text card folded under it, "as text")."""
+    placed = any(s.place for s in card.standings)
     rows = "".join(
-        f'<tr><td class="n">{s.place}</td><td><bdi>{escape(s.player)}</bdi></td>'
+        f'<tr><td class="n">{s.place or ""}</td><td><bdi>{escape(s.player)}</bdi></td>'
         f'<td class="n">{"" if s.score is None else s.score}</td></tr>'
         for s in card.standings
     )
@@ -384,7 +387,8 @@ def fragment(card: ShareCard) -> str:
             if card.money
             else ""
         )
-        + '<table class="standings"><thead><tr><th class="n">#</th><th>player</th>'
+        + f'<table class="standings{" placed" if placed else ""}"><thead><tr>'
+        f'<th class="n">{"#" if placed else ""}</th><th>player</th>'
         f'<th class="n">{escape(card.label)}</th></tr>'
         f"</thead><tbody>{rows}</tbody></table>"
         + drawn
@@ -477,7 +481,8 @@ def picture_rows(card: ShareCard) -> list[tuple[Run, ...]]:
     for s in card.standings:
         score = "" if s.score is None else str(s.score)
         shown = ljust(cut(printable(s.player), 20, "…"), 20)
-        lines.append(("text", f"{s.place:>2}. {shown} {score:>8}".rstrip()))
+        place = f"{s.place:>2}." if s.place else "   "
+        lines.append(("text", f"{place} {shown} {score:>8}".rstrip()))
     lines.append(("text", ""))
     lines += [("card", line) for line in card.narrow.splitlines()]
     if card.season:
