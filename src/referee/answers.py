@@ -161,29 +161,45 @@ def session_file(ref: str | None) -> str | None:
     return os.path.abspath(path)
 
 
+# Flags Windows lacks (as `storage.files` names them): there they are nothing.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _open_regular(path: str, follow: bool = True) -> int:
+    """`path` opened for reading if it is a regular file; anything else (a FIFO, a device, a
+    link to one, or with `follow=False` any link) raises `OSError` and is never opened, as
+    `storage.files.read_bytes` refuses it: the ordinary path says why in one line."""
+    if not os.stat(path, follow_symlinks=follow).st_mode & 0o170000 == 0o100000:
+        raise OSError(f"{path}: not a regular file")
+    fd = os.open(path, os.O_RDONLY | NONBLOCK | (0 if follow else NOFOLLOW))
+    if os.fstat(fd).st_mode & 0o170000 != 0o100000:  # swapped since the stat
+        os.close(fd)
+        raise OSError(f"{path}: not a regular file")
+    return fd
+
+
 def _pointer(root: str) -> str | None:
     """The `current` pointer's text (None: there is none). Anything but a regular file planted
-    there (a FIFO would wait for a writer forever) raises `OSError`: no answer is kept or given
-    for it, and the ordinary path refuses it in one line."""
+    there (a FIFO would wait for a writer forever, a link to /dev/tty for a line typed) raises
+    `OSError`: no answer is kept or given for it, and the ordinary path refuses it in one
+    line."""
     try:
-        fd = os.open(os.path.join(root, "current"), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = _open_regular(os.path.join(root, "current"), follow=False)
     except FileNotFoundError:
         return None
     with os.fdopen(fd, "rb") as pointer:
-        if os.fstat(pointer.fileno()).st_mode & 0o170000 != 0o100000:
-            raise OSError("the current pointer is not a regular file")
         return pointer.read(4096).decode("utf-8").strip() or None
 
 
 def _session_bytes(path: str) -> bytes | None:
     """A regular file's bytes up to the reader's limit, else None (the ordinary path says why)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = _open_regular(path)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not (info.st_mode & 0o170000 == 0o100000 and info.st_size <= MAX_SESSION_BYTES):
+        if os.fstat(handle.fileno()).st_size > MAX_SESSION_BYTES:
             return None
         return handle.read(MAX_SESSION_BYTES + 1)
 
@@ -314,7 +330,7 @@ def read_answer(key: str) -> str | None:
     if not (is_private_folder(os.path.dirname(folder)) and is_private_folder(folder)):
         return None
     try:
-        fd = os.open(os.path.join(folder, key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(os.path.join(folder, key), os.O_RDONLY | NOFOLLOW | NONBLOCK)
     except OSError:
         return None
     try:
@@ -337,7 +353,7 @@ def keep_answer(key: str, text: str) -> None:
         if not (is_private_folder(root) and is_private_folder(folder)):
             return
         temp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
         os.replace(temp, os.path.join(folder, key))

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from referee.errors import RuleViolation, UsageError, quote, quote_number
 from referee.games.money import Transfer
 from referee.session import Money, Session, check_id, check_session_name, event_time, money
-from referee.text import check_name, pick
+from referee.text import check_name, loaded_name, name_key, pick
 
 NIGHT_SCHEMA = 1
 # Past these, a night file is refused as hand-made: no table plays more in one sitting, and the
@@ -117,18 +117,18 @@ def default_name(day: str, taken: Iterable[str]) -> str:
 
 def roster_name(night: Night, name: str) -> str:
     """`name` as the night's roster spells it (the same person typed `ann` at another game)."""
-    wanted = name.casefold()
-    return next((p for p in night.players if p.casefold() == wanted), name)
+    wanted = name_key(name)
+    return next((p for p in night.players if name_key(p) == wanted), name)
 
 
 def with_players(night: Night, names: Iterable[str]) -> Night:
     """The night with `names` on its roster (each once, in any case, in the order they came)."""
     players = list(night.players)
-    seen = {p.casefold() for p in players}
+    seen = {name_key(p) for p in players}
     for name in names:
-        if name.casefold() not in seen:
+        if name_key(name) not in seen:
             players.append(name)
-            seen.add(name.casefold())
+            seen.add(name_key(name))
     return replace(night, players=tuple(players))
 
 
@@ -137,7 +137,7 @@ def start_players(specs: Sequence[str]) -> tuple[str, ...]:
     names: list[str] = []
     for spec in specs:
         name = check_name(spec)
-        if any(n.casefold() == name.casefold() for n in names):
+        if any(name_key(n) == name_key(name) for n in names):
             raise UsageError(f"two players are called {quote(name)}: names must differ")
         names.append(name)
     return tuple(names)
@@ -488,9 +488,8 @@ def _names(values: list[Any], key: str) -> list[str]:
     for value in values:
         if not isinstance(value, str):
             raise UsageError(f"'{key}' must be a list of names, not {value!r:.30}")
-        if check_name(value) != value:
-            raise UsageError(f"player name {quote(value)} has spaces around it")
-        if any(n.casefold() == value.casefold() for n in names):
+        value = loaded_name(value)
+        if any(name_key(n) == name_key(value) for n in names):
             raise UsageError(f"two players are called {quote(value)}: names must differ")
         names.append(value)
     return names

@@ -16,12 +16,51 @@ from referee.errors import UsageError, quote
 NAME_MAX = 16
 # Letters that draw nothing although they are not control characters (fillers, blanks).
 _INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt) as ranges: what a
+# terminal draws as nothing. Most are format characters (category Cf, unsafe already); these
+# are listed for the rest, marks and letters that draw nothing: the combining grapheme joiner
+# U+034F, the Hangul fillers, Khmer's inherent vowels, Mongolian's variation selectors, the
+# variation selectors U+FE00-FE0F and U+E0100-E01EF.
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# Text and emoji presentation selectors: the one ignorable a name may hold, right after a
+# symbol (the heart of "❤️"), where it picks how the symbol is drawn.
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+
+
+def is_ignorable(char: str) -> bool:
+    """Whether `char` is a Default_Ignorable_Code_Point: drawn as nothing.
+
+    >>> [is_ignorable(c) for c in "\u200b\u034f\ufe0fA"]
+    [True, True, True, False]
+    """
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
 
 
 def _is_unsafe(char: str) -> bool:
     """Control, format (bidi marks, zero-width), surrogate, unassigned or separator characters."""
     category = unicodedata.category(char)
     return category[0] == "C" or category in ("Zl", "Zp") or char in _INVISIBLE
+
+
+def _hidden_in(name: str) -> bool:
+    """Whether a name holds a character that draws nothing: unsafe, or default-ignorable
+    (a presentation selector is drawn with the symbol before it, so it passes there)."""
+    before = ""
+    for char in name:
+        if _is_unsafe(char):
+            return True
+        if is_ignorable(char) and not (
+            char in _PRESENTATION and before and unicodedata.category(before) == "So"
+        ):
+            return True
+        before = char
+    return False
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:
@@ -50,21 +89,27 @@ def name_key(name: str) -> str:
     """One person however his name is typed: in any case, an accented letter typed whole or
     as a letter and an accent, a name in fullwidth letters (NFKC, then casefold): what a table
     refuses twice and what stats and ratings count as one player."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    # characters that draw nothing count as nothing: "Bob" and "Bob" with a zero-width space
+    # or a variation selector in it look alike, so they are one player (and refused twice)
+    return "".join(c for c in folded if not is_ignorable(c))
 
 
 def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> str:
-    """A name as it will be shown: one line, visible, not too long, not an option.
+    """A name as it will be shown: one line, visible, not too long, not an option, in NFC
+    (an accent typed as a letter and a combining mark is kept as the one letter it draws).
 
     >>> check_name(" Ann ")
     'Ann'
+    >>> check_name("Zoe\u0308") == "Zo\u00eb"
+    True
     """
-    name = text.strip()
+    name = unicodedata.normalize("NFC", text.strip())
     if not name:
         raise UsageError(f"empty {what}")
     if len(name) > limit:
         raise UsageError(f"{what} {quote(name)} is too long: at most {limit} characters")
-    if any(_is_unsafe(c) or (c.isspace() and c != " ") for c in name):
+    if _hidden_in(name) or any(c.isspace() and c != " " for c in name):
         raise UsageError(f"{what} {quote(name)} has control or invisible characters")
     if name.startswith("-"):
         raise UsageError(f"{what} {quote(name)} may not start with '-'")
@@ -73,7 +118,22 @@ def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> s
     return name
 
 
+def loaded_name(text: str, what: str = "player name") -> str:
+    """A name read from a file, checked as a typed one and kept in NFC (a file may hold "Zoe"
+    and a combining diaeresis, which a table must not tell apart from the one letter); spaces
+    around it are a hand edit's slip to report, not to mend silently."""
+    name = check_name(text, what)
+    if name != unicodedata.normalize("NFC", text):
+        raise UsageError(f"{what} {quote(text)} has spaces around it")
+    return name
+
+
 T = TypeVar("T")
+
+
+def _folded(text: str) -> str:
+    """`text` as `pick` compares it: NFC (an accent typed either way), in any case."""
+    return unicodedata.normalize("NFC", text).casefold()
 
 
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
@@ -85,13 +145,13 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
     """
-    wanted = text.strip().casefold()
+    wanted = _folded(text.strip())
     for label, value in choices:
-        if label.casefold() == wanted:
+        if _folded(label) == wanted:
             return value
     found: dict[str, T] = {}
     for label, value in choices:
-        if wanted and label.casefold().startswith(wanted) and value not in found.values():
+        if wanted and _folded(label).startswith(wanted) and value not in found.values():
             found[label] = value
     if len(found) == 1:
         return next(iter(found.values()))

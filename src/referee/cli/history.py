@@ -118,7 +118,7 @@ def export(
     else:
         text = _render(loaded, format, night, season)
     if out is None or to_stdout:
-        sys.stdout.write(output_safe(text, format))
+        output.write_utf8(output_safe(text, format))
         return
     storage.write_new(out, text.encode("utf-8"), force=force)
     output.print_text(f"exported to {out}")

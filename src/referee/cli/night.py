@@ -132,7 +132,7 @@ def _share(night: Night, found: Ledger, format: str, out: Path | None, force: bo
             from referee.text import printable
 
             text = printable(text, keep_newlines=True)
-        sys.stdout.write(text)
+        output.write_utf8(text)
         return
     storage.write_new(out, text.encode("utf-8"), force=force)
     output.print_text(f"exported to {out}")

@@ -47,15 +47,46 @@ def _wrapped_message(text: str) -> str:
 
 
 def print_json(document: Any) -> None:
-    """One JSON document on stdout and nothing else.
+    """One JSON document on stdout and nothing else, always valid JSON and valid UTF-8.
 
+    Characters are written as themselves (a name outside the basic plane, an emoji, stays one
+    character, not a surrogate pair a reader must join) when stdout is UTF-8. On any other
+    stdout (`PYTHONIOENCODING=latin-1`, an old Windows console) the document is all ASCII with
+    `\\uXXXX` escapes, which every such encoding and UTF-8 read alike and every JSON reader
+    decodes, rather than a traceback or bytes the stream's own readers would misread.
     JSON escapes C0 controls itself; C1 controls, bidi marks and line separators are escaped
     here too (they can only stand inside strings), so the document is safe on a terminal.
     """
-    text = json.dumps(document, indent=2, ensure_ascii=False)
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
+    utf8 = encoding in ("utf-8", "utf8", "utf-8-sig")
+    text = json.dumps(document, indent=2, ensure_ascii=not utf8)
     if not text.replace("\n", "").isprintable():
-        text = "".join(c if c == "\n" or c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+        text = "".join(c if c == "\n" or c.isprintable() else json_escape(c) for c in text)
     sys.stdout.write(text + "\n")
+
+
+def json_escape(char: str) -> str:
+    """One character as JSON writes it escaped: `\\uXXXX`, or a surrogate pair past U+FFFF
+    (`\\u` takes exactly four digits, so `\\ue0001` would read as U+E000 and a "1")."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def write_utf8(text: str) -> None:
+    """A file's text (an export to `-o -`) on stdout as the UTF-8 bytes `-o FILE` would hold,
+    whatever stdout's encoding: a name it cannot encode must not end the export in a
+    traceback half written."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
+    raw = getattr(sys.stdout, "buffer", None)
+    if encoding in ("utf-8", "utf8") or raw is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    raw.write(text.encode("utf-8"))
+    raw.flush()
 
 
 def print_text(text: str) -> None:

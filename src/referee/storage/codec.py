@@ -32,7 +32,7 @@ from referee.session import (
     states,
 )
 from referee.storage.files import read_bytes, shown
-from referee.text import check_name
+from referee.text import check_name, loaded_name
 
 SCHEMA = 1
 
@@ -480,7 +480,18 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
         if type(item) is not dict or not _PLAIN.issuperset(map(type, item.values())):
             what = "event" if key == "events" else "undone event"
             raise UsageError(f"{what} {number} must be a table of strings and numbers")
-    return tuple(value)
+    return tuple(_nfc_values(item) for item in value)
+
+
+def _nfc_values(table: dict[str, Any]) -> dict[str, Any]:
+    """A table with its strings in NFC, as the players' names are read: an event names a
+    player exactly, so a file's "Zoe" and a combining diaeresis stays the player it was. NFC
+    leaves ASCII (every key and word the games write) as it is: the same table back then."""
+    if all(type(v) is not str or v.isascii() for v in table.values()):
+        return table
+    import unicodedata
+
+    return {k: unicodedata.normalize("NFC", v) if type(v) is str else v for k, v in table.items()}
 
 
 _PLAIN = frozenset((str, int))
@@ -504,11 +515,12 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
         nickname = item.get("nickname")
         if nickname is not None and not isinstance(nickname, str):
             raise UsageError(f"the nickname of {quote(name)} must be a string")
-        for text, what in ((name, "player name"), (nickname, "nickname")):
-            if text is not None and check_name(text, what) != text:
-                raise UsageError(f"{what} {quote(text)} has spaces around it")
+        # as typed names are: checked, and kept in NFC (a file may hold "Zoe" and a combining
+        # diaeresis, which a table must not tell apart from the one letter)
+        name = loaded_name(name, "player name")
+        nickname = None if nickname is None else loaded_name(nickname, "nickname")
         players.append(PlayerInfo(name, nickname))
-    options = _table(doc, "options")
+    options = _nfc_values(dict(_table(doc, "options")))  # `first`, `dealer`: a player's name
     if not all(isinstance(v, str | int) for v in options.values()):  # booleans are ints too
         raise UsageError("'options' must hold strings, numbers and true/false")
     name = _text(doc, "name", "")

@@ -31,12 +31,27 @@ def shown(path: Path) -> str:
     return printable(str(path))
 
 
+def refuse_special(path: Path, what: str = "file", *, follow: bool = True) -> None:
+    """Refuse a name that holds a FIFO, a device, a socket (or, `follow`ing, a link to one)
+    before anything opens it: opening some devices does something (a terminal, a tape), and a
+    FIFO's writer waiting for a reader would be let go. A missing name passes (the open says
+    so); the caller's `fstat` after opening catches a swap in between."""
+    try:
+        info = path.stat(follow_symlinks=follow)
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode) or stat.S_ISLNK(info.st_mode):
+        return  # a folder is refused after the open, a link by O_NOFOLLOW, in their own words
+    raise StorageError(f"{shown(path)}: not a regular file, so not a {what}")
+
+
 def read_bytes(path: Path, what: str = "file", *, follow: bool = True) -> bytes:
     """A regular file's bytes (never a device, a pipe or a folder), or one clear `StorageError`.
 
     `follow=False` refuses a symlink (a file referee itself keeps, which nobody links).
     """
     flags = os.O_RDONLY | NONBLOCK | CLOEXEC | (0 if follow else NOFOLLOW)
+    refuse_special(path, what, follow=follow)
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
         fd = os.open(path, flags)

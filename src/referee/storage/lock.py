@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from referee.errors import StorageError, UsageError, quote
-from referee.storage.files import CLOEXEC, NOFOLLOW, shown
+from referee.storage.files import CLOEXEC, NOFOLLOW, NONBLOCK, refuse_special, shown
 
 LOCK_TIMEOUT_ENV = "REFEREE_LOCK_TIMEOUT"
 LOCK_TIMEOUT_MAX = 600.0
@@ -58,31 +59,74 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(".toml") + ".lock")
 
 
+def _open_lock(lock_file: Path) -> tuple[int, bool]:
+    """The lock file, opened (made if missing, then True), never through a link, never a FIFO
+    or a device planted under its name: those are refused before and after opening."""
+    refuse_special(lock_file, "lock file", follow=False)
+    base = os.O_RDWR | CLOEXEC | NOFOLLOW | NONBLOCK
+    try:
+        # O_NOFOLLOW: a lock file planted as a link must not create or touch its target.
+        try:
+            fd, made = os.open(lock_file, base | os.O_CREAT | os.O_EXCL, 0o600), True
+        except FileExistsError:
+            fd, made = os.open(lock_file, base), False
+    except OSError as error:
+        reason = error.strerror or error
+        raise StorageError(f"{shown(lock_file)}: cannot lock: {reason}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise StorageError(f"{shown(lock_file)}: not a regular file, so not a lock file")
+    return fd, made
+
+
+def _still_there(fd: int, lock_file: Path) -> bool:
+    """Whether the lock file's name still names the file `fd` holds: a holder that made it for
+    a command that was then refused removes it, and a lock on a removed file locks nothing."""
+    try:
+        named = lock_file.lstat()
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None, what: str = "session") -> Iterator[None]:
     """Hold the lock file of `path` (never the data file, which gets replaced): a session's, or
     the nights' (`what` names it in the message when another holds it).
 
-    The folder must exist: a refused command never creates folders or lock files.
+    The folder must exist: a refused command never creates folders, and a lock file this
+    command made is removed again (under the lock) when the command is refused or fails, so a
+    refusal leaves nothing behind. Every holder checks, once it has the lock, that the name
+    still names the file it locked, so removing a lock file under its lock is safe.
     """
     if timeout is None:
         timeout = lock_timeout()
     lock_file = lock_path(path)
+    deadline = time.monotonic() + timeout
+    while True:
+        fd, made = _open_lock(lock_file)
+        try:
+            while not _try_lock(fd):
+                if time.monotonic() >= deadline:
+                    raise StorageError(
+                        f"{shown(path)}: another referee is writing this {what}; try again"
+                    )
+                time.sleep(0.01)
+            if _still_there(fd, lock_file):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the holder before removed it: lock the file the name now names
+        if time.monotonic() >= deadline:
+            raise StorageError(f"{shown(path)}: another referee is writing this {what}; try again")
     try:
-        # O_NOFOLLOW: a lock file planted as a link must not create or touch its target.
-        flags = os.O_RDWR | os.O_CREAT | CLOEXEC | NOFOLLOW
-        fd = os.open(lock_file, flags, 0o600)
-    except OSError as error:
-        reason = error.strerror or error
-        raise StorageError(f"{shown(lock_file)}: cannot lock: {reason}") from None
-    try:
-        deadline = time.monotonic() + timeout
-        while not _try_lock(fd):
-            if time.monotonic() >= deadline:
-                raise StorageError(
-                    f"{shown(path)}: another referee is writing this {what}; try again"
-                )
-            time.sleep(0.01)
         yield
+    except BaseException:
+        if made:  # refused or failed: the lock file this command made goes (Windows: stays)
+            with contextlib.suppress(OSError):
+                lock_file.unlink()
+        raise
     finally:
         os.close(fd)  # closing releases the lock

@@ -121,24 +121,49 @@ def save(
     return saved
 
 
-def _back_up(path: Path, backup: Path) -> None:
-    """Copy the file at `path` to `backup` once: never over an existing backup, and never
-    through a link planted under its name (O_EXCL refuses any existing name, links too)."""
+def _back_up(path: Path, backup: Path) -> Path:
+    """Copy the file at `path` to `backup` (`NAME.toml.KIND.bak`) before its first write in
+    the newer form, and return where the copy is.
+
+    Never over an existing file and never through a link planted under the name (O_EXCL
+    refuses any existing name, links too). A name already held by exactly these bytes (a save
+    that failed after its backup, then tried again) is the backup. A name held by anything
+    else (an older backup of another file, or a file planted by a synced folder to make the
+    migration skip its backup) is left alone and the copy goes to the first free
+    `NAME.toml.KIND.N.bak`: a backup is never skipped because its name is taken."""
     raw = read_bytes(path, "session file")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC
+    stem = backup.name.removesuffix(".bak")
+    for number in range(100):
+        target = backup if number == 0 else backup.with_name(f"{stem}.{number}.bak")
+        try:
+            fd = os.open(target, flags, 0o600)
+        except FileExistsError:
+            if _holds(target, raw):
+                return target
+            continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(raw)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError:
+            with contextlib.suppress(OSError):
+                target.unlink()
+            raise
+        return target
+    raise StorageError(
+        f"{shown(backup)}: not saved: no free name for the backup of the older file"
+        f" ({shown(backup.with_name(stem + '.99.bak'))} is taken too); move the old backups away"
+    )
+
+
+def _holds(path: Path, raw: bytes) -> bool:
+    """Whether `path` is a regular file (not a link) of exactly `raw`'s bytes."""
     try:
-        fd = os.open(backup, flags, 0o600)
-    except FileExistsError:
-        return  # the first backup is the one worth keeping
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except OSError:
-        with contextlib.suppress(OSError):
-            backup.unlink()
-        raise
+        return read_bytes(path, "backup", follow=False) == raw
+    except StorageError:
+        return False
 
 
 T = TypeVar("T")
