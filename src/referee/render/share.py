@@ -326,6 +326,7 @@ margin:.4rem auto;width:max-content;position:relative}
 width:1.7rem;height:1.7rem;border-radius:50%;font:700 .85rem/1 ui-monospace,monospace}
 .pt:not(.berry){background:var(--bg);border:2px dotted var(--line);transform:scale(.6)}
 .pt.centre:not(.berry){border-style:solid}
+.player.turn .pt:not(.berry){background:var(--turn)}
 .pt.top{grid-area:1/2}.pt.right{grid-area:2/3}.pt.bottom{grid-area:3/2}
 .pt.left{grid-area:2/1}.pt.centre{grid-area:2/2}
 .berry{color:#fff;background:var(--odd)}
@@ -423,8 +424,9 @@ def document(body: str, title: str, *, script: str = "", version: int = 0) -> st
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"{refresh}<title>{escape(title)}</title><style>{STYLE}</style></head>"
-        f'<body data-version="{version}"><main><section id="live">{body}</section>'
-        f'{note}<p class="note">Kept with referee.</p></main>{tail}</body></html>\n'
+        # the state line first: a phone sees "reconnecting" or "stale" before the card
+        f'<body data-version="{version}"><main>{note}<section id="live">{body}</section>'
+        f'<p class="note">Kept with referee.</p></main>{tail}</body></html>\n'
     )
 
 
