@@ -126,6 +126,14 @@ def card_text(render_card: RenderableType, width: int) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
+def _played(session: Session) -> str:
+    """The play time (`2h05`), once there is one: '' for none, or under a minute."""
+    from referee.history import duration, minutes, play_span
+
+    span = play_span(session)
+    return duration(*span) if minutes(*span) else ""
+
+
 def _title(session: Session) -> str:
     """The game as the card's page names it: its title, and a bundled variant by its own name
     (Perudo), as ratings and stats name it."""
@@ -142,7 +150,6 @@ def share_card(
     """The share card of a session in the state `state` (its replay), part of `night`, with
     the lines of the newest season it counts in (`render.season.share_lines`)."""
     from referee import games
-    from referee.history import duration, play_span
     from referee.house import phrases
     from referee.render import page_cards
     from referee.render.common import money_lines
@@ -177,7 +184,7 @@ def share_card(
         house=", ".join(phrases(session.game, session.ruleset)),
         money=tuple(t.plain for t in money_lines(kept, seated, NARROW)) if kept else (),
         night=night,
-        played=duration(*play_span(session)),
+        played=_played(session),
         season=season,
         label=page_cards.label(game),
         drawing=page_cards.drawing(game, state, engine.summary(state), finished),
