@@ -24,7 +24,7 @@ import time
 from hashlib import sha256
 
 from referee.cli.line import ACROSS, read
-from referee.places import cache_root, data_folder, is_private_folder
+from referee.places import NOFOLLOW, NONBLOCK, cache_root, data_folder, is_ours, is_private_folder
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
 if TYPE_CHECKING:  # this module's start is the fast path's whole cost
@@ -53,6 +53,7 @@ def main() -> None:
     # ordinary path, which may run a whole night (the shell) or read every session, turns it
     # back on (`cli.run`).
     gc.disable()
+    tolerant_output()
     argv = sys.argv[1:]
     try:
         if argv == ["--version"]:
@@ -69,6 +70,22 @@ def main() -> None:
     except BrokenPipeError:
         code = closed_pipe()
     sys.exit(code)
+
+
+def tolerant_output() -> None:
+    """On a terminal that cannot show everything (a `C` locale, a Windows code page), what it
+    cannot show is printed as `?`, never a traceback; `--json` escapes it instead
+    (`output.print_json`). UTF-8 output is left as it is."""
+    import codecs  # both already loaded by the interpreter
+    import io
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            utf8 = codecs.lookup(stream.encoding or "ascii").name.startswith("utf")
+            if not utf8 and stream.errors == "strict" and isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")
+        except (AttributeError, LookupError, ValueError, OSError):
+            pass  # not a real text stream (a test's), or one that cannot change
 
 
 def closed_pipe() -> int:
@@ -166,7 +183,7 @@ def _pointer(root: str) -> str | None:
     there (a FIFO would wait for a writer forever) raises `OSError`: no answer is kept or given
     for it, and the ordinary path refuses it in one line."""
     try:
-        fd = os.open(os.path.join(root, "current"), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(os.path.join(root, "current"), os.O_RDONLY | NONBLOCK)
     except FileNotFoundError:
         return None
     with os.fdopen(fd, "rb") as pointer:
@@ -178,7 +195,7 @@ def _pointer(root: str) -> str | None:
 def _session_bytes(path: str) -> bytes | None:
     """A regular file's bytes up to the reader's limit, else None (the ordinary path says why)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | NONBLOCK)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:
@@ -314,13 +331,13 @@ def read_answer(key: str) -> str | None:
     if not (is_private_folder(os.path.dirname(folder)) and is_private_folder(folder)):
         return None
     try:
-        fd = os.open(os.path.join(folder, key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(os.path.join(folder, key), os.O_RDONLY | NOFOLLOW | NONBLOCK)
     except OSError:
         return None
     try:
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
-            if info.st_mode & 0o170000 != 0o100000 or info.st_uid != os.getuid():
+            if info.st_mode & 0o170000 != 0o100000 or not is_ours(info):
                 return None
             return handle.read().decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -337,7 +354,7 @@ def keep_answer(key: str, text: str) -> None:
         if not (is_private_folder(root) and is_private_folder(folder)):
             return
         temp = os.path.join(folder, f".{key}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
         os.replace(temp, os.path.join(folder, key))
