@@ -37,11 +37,11 @@ def _spawn_pools() -> None:
             if spec is None or spec.loader is None:
                 return spec
             loader = spec.loader
-            run = loader.exec_module  # type: ignore[attr-defined]
+            run = loader.exec_module
 
             def exec_module(module: types.ModuleType) -> None:
                 run(module)
-                module.set_start_method("spawn", force=True)  # type: ignore[attr-defined]
+                module.set_start_method("spawn", force=True)
 
             loader.exec_module = exec_module  # type: ignore[method-assign]
             return spec
@@ -84,7 +84,7 @@ def windows() -> None:
 
 
 def termux() -> None:
-    import _multiprocessing
+    import _multiprocessing  # type: ignore[import-not-found,unused-ignore]
 
     if hasattr(_multiprocessing, "SemLock"):
         del _multiprocessing.SemLock  # Android: no sem_open
