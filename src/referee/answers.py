@@ -24,7 +24,7 @@ import time
 from hashlib import sha256
 
 from referee.cli.line import ACROSS, read
-from referee.places import cache_root, data_folder, is_private_folder
+from referee.places import NOFOLLOW, NONBLOCK, cache_root, data_folder, is_ours, is_private_folder
 
 TYPE_CHECKING = False  # mypy reads it as typing's; at run time `typing` is never imported
 if TYPE_CHECKING:  # this module's start is the fast path's whole cost
@@ -53,6 +53,7 @@ def main() -> None:
     # ordinary path, which may run a whole night (the shell) or read every session, turns it
     # back on (`cli.run`).
     gc.disable()
+    tolerant_output()
     argv = sys.argv[1:]
     try:
         if argv == ["--version"]:
@@ -69,6 +70,22 @@ def main() -> None:
     except BrokenPipeError:
         code = closed_pipe()
     sys.exit(code)
+
+
+def tolerant_output() -> None:
+    """On a terminal that cannot show everything (a `C` locale, a Windows code page), what it
+    cannot show is printed as `?`, never a traceback; `--json` escapes it instead
+    (`output.print_json`). UTF-8 output is left as it is."""
+    import codecs  # both already loaded by the interpreter
+    import io
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            utf8 = codecs.lookup(stream.encoding or "ascii").name.startswith("utf")
+            if not utf8 and stream.errors == "strict" and isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")
+        except (AttributeError, LookupError, ValueError, OSError):
+            pass  # not a real text stream (a test's), or one that cannot change
 
 
 def closed_pipe() -> int:
@@ -159,11 +176,6 @@ def session_file(ref: str | None) -> str | None:
     if os.path.islink(path):
         path = os.path.realpath(path)
     return os.path.abspath(path)
-
-
-# Flags Windows lacks (as `storage.files` names them): there they are nothing.
-NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def _open_regular(path: str, follow: bool = True) -> int:
@@ -336,7 +348,7 @@ def read_answer(key: str) -> str | None:
     try:
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
-            if info.st_mode & 0o170000 != 0o100000 or info.st_uid != os.getuid():
+            if info.st_mode & 0o170000 != 0o100000 or not is_ours(info):
                 return None
             return handle.read().decode("utf-8")
     except (OSError, UnicodeDecodeError):

@@ -14,7 +14,7 @@ import functools
 import os
 from hashlib import sha256
 
-from referee.places import cache_root, is_private_folder
+from referee.places import NOFOLLOW, NONBLOCK, cache_root, is_private_folder
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -64,9 +64,7 @@ def code_digest(package: str = PACKAGE) -> str:
     note = os.path.join(root, "code", signature[:32])
     if is_private_folder(root) and is_private_folder(os.path.dirname(note)):
         try:
-            fd = os.open(
-                note, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-            )
+            fd = os.open(note, os.O_RDONLY | NOFOLLOW | NONBLOCK)
             with os.fdopen(fd, "rb") as handle:
                 text = handle.read(100).decode("ascii")
             if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
@@ -88,9 +86,7 @@ def _keep(root: str, note: str, digest: str) -> None:
         if not (is_private_folder(root) and is_private_folder(folder)):
             return
         temp = f"{note}.{os.getpid()}.tmp"
-        fd = os.open(
-            temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
-        )
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(digest.encode("ascii"))
         os.replace(temp, note)

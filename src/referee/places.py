@@ -30,10 +30,25 @@ def cache_root() -> str:
     return os.path.join(base, "referee")
 
 
+# Flags Windows lacks (no symlinks to refuse there, no FIFOs to not wait for): nothing there.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def is_ours(info: os.stat_result) -> bool:
+    """Whether a file is this user's and nobody else's: owner and mode where the platform has
+    users and modes (POSIX, Termux); on Windows (no `os.getuid`, modes that mean nothing) the
+    user's own profile folder is what keeps it private, so any file passes."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return True
+    return bool(info.st_uid == getuid() and not info.st_mode & 0o077)
+
+
 def is_private_folder(path: str) -> bool:
     """A real folder of ours that nobody else may read or write (never a link)."""
     try:
         info = os.lstat(path)
     except OSError:
         return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+    return stat.S_ISDIR(info.st_mode) and is_ours(info)

@@ -26,6 +26,8 @@ from referee.session import Session, check_session_name, initial, replay
 from referee.text import printable
 
 if TYPE_CHECKING:
+    import multiprocessing.pool
+
     from referee.night import Night
 
 
@@ -671,11 +673,10 @@ def _replay_all(paths: list[Path], workers: int, rows: storage.Cache | None) -> 
     one = functools.partial(summary_of, rows=rows)
     bar = Progress(len(paths))
     try:
-        if workers > 1 and len(paths) >= PARALLEL_FROM:
-            import multiprocessing
-
+        pool = _pool(workers) if workers > 1 and len(paths) >= PARALLEL_FROM else None
+        if pool is not None:
             chunk = max(1, min(50, len(paths) // (workers * 8)))
-            with multiprocessing.get_context().Pool(workers) as pool:
+            with pool:
                 for done, made in enumerate(pool.imap(one, paths, chunk), 1):
                     bar.show(done)
                     yield made
@@ -686,6 +687,18 @@ def _replay_all(paths: list[Path], workers: int, rows: storage.Cache | None) -> 
                 yield made
     finally:
         bar.close()
+
+
+def _pool(workers: int) -> multiprocessing.pool.Pool | None:
+    """A pool of `workers` processes, or None where none can start: Android has no
+    `sem_open` (importing `multiprocessing.synchronize` fails), a sandbox may refuse the
+    processes or the pipes; then the files are replayed in this one process."""
+    try:
+        import multiprocessing
+
+        return multiprocessing.get_context().Pool(workers)
+    except (ImportError, OSError, NotImplementedError, ValueError):
+        return None
 
 
 def summary_of(path: Path, rows: storage.Cache | None = None) -> Made:

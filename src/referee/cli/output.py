@@ -57,9 +57,7 @@ def print_json(document: Any) -> None:
     JSON escapes C0 controls itself; C1 controls, bidi marks and line separators are escaped
     here too (they can only stand inside strings), so the document is safe on a terminal.
     """
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
-    utf8 = encoding in ("utf-8", "utf8", "utf-8-sig")
-    text = json.dumps(document, indent=2, ensure_ascii=not utf8)
+    text = json.dumps(document, indent=2, ensure_ascii=not unicode_out())
     if not text.replace("\n", "").isprintable():
         text = "".join(c if c == "\n" or c.isprintable() else json_escape(c) for c in text)
     sys.stdout.write(text + "\n")
@@ -87,6 +85,18 @@ def write_utf8(text: str) -> None:
     sys.stdout.flush()
     raw.write(text.encode("utf-8"))
     raw.flush()
+
+
+def unicode_out() -> bool:
+    """Whether stdout takes all of Unicode (UTF-8); a `C` locale or a code page does not."""
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(sys.stdout, "encoding", None) or "utf-8").name.startswith(
+            "utf"
+        )
+    except LookupError:
+        return False
 
 
 def print_text(text: str) -> None:

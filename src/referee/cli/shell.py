@@ -44,6 +44,16 @@ SHARED = ("show", "log", "undo", "redo")
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
 ROSTER_WORDS = frozenset(a.name for a in Actions("every game", *ROSTER))
 HISTORY_LINES = 1000
+# Tab completes: GNU readline's syntax, and libedit's (macOS's Python links it as `readline`,
+# and there GNU's line binds nothing, so Tab did nothing).
+_TAB_BINDING = {False: "tab: complete", True: "bind ^I rl_complete"}
+
+
+def _is_libedit(readline: object) -> bool:
+    """Whether this `readline` is libedit's stand-in (it says so in its docstring)."""
+    return "libedit" in (getattr(readline, "__doc__", None) or "")
+
+
 HISTORY_BYTES = 1 << 20  # a history file past this is not ours to read
 
 MAX_LINE = 4096  # characters: far past any move, far below what takes shlex long
@@ -449,7 +459,7 @@ class Shell:
 
         readline.set_completer_delims(" \t\n")
         readline.set_completer(completer)
-        readline.parse_and_bind("tab: complete")
+        readline.parse_and_bind(_TAB_BINDING[_is_libedit(readline)])
         readline.set_history_length(HISTORY_LINES)
         with contextlib.suppress(OSError):  # no history yet, or one that cannot be read
             history = self._history_file()

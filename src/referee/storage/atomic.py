@@ -52,6 +52,30 @@ def _temp_file(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temp file name beside {path.name}")
 
 
+def _put_new(tmp: Path, path: Path) -> None:
+    """Put the filled temp file at `path`, which must not exist (`FileExistsError` if it does).
+
+    A hard link does it in one step. Where there are none (Android's shared storage, a FAT
+    card, Windows without `os.link`: `PermissionError` or another `OSError`), the name is
+    claimed with O_CREAT|O_EXCL, which fails if it is taken, and the temp file is renamed
+    over the empty claim. A crash between the two leaves an empty file, never a mixed one.
+    """
+    link = getattr(os, "link", None)
+    if link is not None:
+        try:
+            link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:
+            pass  # no hard links here: claim the name instead
+        else:
+            with contextlib.suppress(OSError):  # linked: the file is in place either way
+                tmp.unlink()
+            return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o600))
+    os.replace(tmp, path)  # noqa: PTH105 -- as above
+
+
 def atomic_write(
     path: Path,
     content: str | bytes | Callable[[Path], None],
@@ -64,8 +88,9 @@ def atomic_write(
     """Put `content` at `path` whole: a crash leaves the old file or the new one, never a mix.
 
     `content` is the bytes (or text) to write, or a function that fills the temp file by its
-    path (SQLite writes its own file). `overwrite=False` links the temp file into place, which
-    fails with `FileExistsError` if the name is taken. `durable` fsyncs the file and the folder
+    path (SQLite writes its own file). `overwrite=False` links the temp file into place (or,
+    without hard links, claims the name and renames onto it), which fails with
+    `FileExistsError` if the name is taken. `durable` fsyncs the file and the folder
     (a cache entry can skip both: losing one only means a replay). `crash` prefixes the names
     of the test hook's kill points. The file is private (0600) unless `shared` (an export),
     which gives it the user's usual mode (0644 under a 022 umask). Failures are `OSError`s;
@@ -92,9 +117,7 @@ def atomic_write(
         if overwrite:
             os.replace(tmp, path)  # noqa: PTH105 -- tests break os.replace to simulate a full disk
         else:
-            os.link(tmp, path)
-            with contextlib.suppress(OSError):  # linked: the export is in place either way
-                tmp.unlink()
+            _put_new(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
