@@ -183,6 +183,28 @@ def test_an_interactive_shell_completes_with_tab(referee: Runner, home: Path) ->
     assert child.exitstatus == 0
 
 
+def test_tab_lists_the_ranks_in_ladder_order(referee: Runner, home: Path) -> None:
+    """GNU readline sorted the list a second Tab shows (1-1 10 11 2-2 ...); the README says
+    ladder order: the shell lists its own words, in its own order."""
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    referee(*START)
+    env = {**os.environ, "REFEREE_HOME": str(home), "COLUMNS": "40", "NO_COLOR": "1"}
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "shell"], env=env,
+                          encoding="utf-8", timeout=20, dimensions=(24, 40))  # fmt: skip
+    child.expect_exact("Ann claims> ")
+    child.send("claim \t\t")
+    child.expect_exact("4    5    6    7    8    9    10   11\r\n1-1  2-2  3-3  4-4  5-5  6-6")
+    child.expect_exact("Ann claims> claim ")
+    child.send("9\r")
+    child.expect_exact("Ann claims Nine")
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
 def test_completion_scripts_install_through_typer(referee: Runner) -> None:
     result = referee("--show-completion", "bash")
     assert result.code == 0 and "_referee_completion" in result.out

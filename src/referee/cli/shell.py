@@ -29,6 +29,8 @@ from referee.games.roster import ROSTER
 from referee.text import pick
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from referee.cli.serve import Live
 
 BUILTINS = {
@@ -457,8 +459,20 @@ class Shell:
             # CPython's readline adds no space after a completed word: each word brings its own.
             return found[index] + " " if index < len(found) else None
 
+        def display(typed: str, matches: Sequence[str], longest: int) -> None:
+            # GNU readline sorts what it lists; the shell's words come in their own order (the
+            # ladder's ranks low to high, the open actions first), so it lists them itself
+            line = readline.get_line_buffer()[: readline.get_begidx()]
+            ours = [w + " " for w in self.complete(line, typed)]
+            listed = [w for w in ours if w in matches] + [w for w in matches if w not in ours]
+            sys.stdout.write("\n" + listing([w.strip() for w in listed], output.width()) + "\n")
+            sys.stdout.write(self.prompt() + readline.get_line_buffer())
+            sys.stdout.flush()
+
         readline.set_completer_delims(" \t\n")
         readline.set_completer(completer)
+        if not _is_libedit(readline):  # libedit lists by itself (and has no such hook)
+            readline.set_completion_display_matches_hook(display)
         readline.parse_and_bind(_TAB_BINDING[_is_libedit(readline)])
         readline.set_history_length(HISTORY_LINES)
         with contextlib.suppress(OSError):  # no history yet, or one that cannot be read
@@ -498,3 +512,15 @@ class Shell:
         known = self.space.known
         if known is not None and known is not self._opened:
             self.space.cache.put(known)
+
+
+def listing(words: list[str], width: int) -> str:
+    """Completions in columns across a screen of `width`, in the order given."""
+    if not words:
+        return ""
+    cell = max(len(w) for w in words) + 2
+    per_line = max(1, width // cell)
+    return "\n".join(
+        "".join(w.ljust(cell) for w in words[i : i + per_line]).rstrip()
+        for i in range(0, len(words), per_line)
+    )
