@@ -82,10 +82,21 @@ def tolerant_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             utf8 = codecs.lookup(stream.encoding or "ascii").name.startswith("utf")
-            if not utf8 and stream.errors == "strict" and isinstance(stream, io.TextIOWrapper):
-                stream.reconfigure(errors="replace")
+            if not utf8 and isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")  # stderr's backslashes too: one `?` a cell
+                if stream is sys.stdout:
+                    from referee.text import show_only
+
+                    show_only(stream.encoding)  # names laid out as they will show
         except (AttributeError, LookupError, ValueError, OSError):
             pass  # not a real text stream (a test's), or one that cannot change
+    try:  # what is typed at such a terminal: read as UTF-8 (what phones send), never a crash
+        if isinstance(sys.stdin, io.TextIOWrapper) and not codecs.lookup(
+            sys.stdin.encoding or "ascii"
+        ).name.startswith("utf"):
+            sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    except (AttributeError, LookupError, ValueError, OSError):
+        pass
 
 
 def closed_pipe() -> int:

@@ -71,7 +71,7 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     >>> printable("a\\nb", keep_newlines=True)
     'a\\nb'
     """
-    if text.isprintable():  # the common case, at C speed
+    if text.isprintable() and (SHOWN is None or text.isascii()):  # the common case, at C speed
         return text
     out = []
     for char in text:
@@ -80,9 +80,29 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
         elif _is_unsafe(char):
             code = ord(char)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        elif SHOWN is not None and not _shown(char):
+            out.append("?")  # what the terminal cannot show, as it would: measured as it shows
         else:
             out.append(char)
     return "".join(out)
+
+
+SHOWN: str | None = None  # the terminal's encoding when it cannot show all of Unicode
+
+
+def show_only(encoding: str | None) -> None:
+    """Say the terminal shows only `encoding` (None: all of Unicode): `printable` then gives
+    `?` for the rest, so a name is laid out in the cells it takes there (王小明 as ???)."""
+    global SHOWN
+    SHOWN = encoding
+
+
+def _shown(char: str) -> bool:
+    try:
+        char.encode(SHOWN or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def name_key(name: str) -> str:

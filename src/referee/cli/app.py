@@ -112,7 +112,13 @@ def log(
     if script:
         lines = [f"# {new_command(played)}"]
         lines += [notation(played, e) for e in played.events]
-        output.print_text("\n".join(lines))
+        # a script to keep and replay: UTF-8 as a file holds it, whatever the terminal shows
+        # (an ASCII terminal would have made Jürgen `J?rgen` in the script); nothing that is
+        # not printable, as ever
+        script_text = "\n".join(lines)
+        output.write_utf8(
+            "".join(c if c.isprintable() or c == "\n" else "?" for c in script_text) + "\n"
+        )
         return
     if last is not None and last < 0:
         raise UsageError(f"--last takes a number of events, not {last}")
