@@ -471,7 +471,9 @@ def _text(doc: Mapping[str, Any], key: str, default: str | None = None) -> str:
     return value
 
 
-def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...]:
+def _events(
+    doc: Mapping[str, Any], key: str, names: frozenset[str] = frozenset()
+) -> tuple[dict[str, str | int], ...]:
     value = doc.get(key, [])
     if not isinstance(value, list):
         raise UsageError(f"'{key}' must be a list of tables")
@@ -480,18 +482,25 @@ def _events(doc: Mapping[str, Any], key: str) -> tuple[dict[str, str | int], ...
         if type(item) is not dict or not _PLAIN.issuperset(map(type, item.values())):
             what = "event" if key == "events" else "undone event"
             raise UsageError(f"{what} {number} must be a table of strings and numbers")
-    return tuple(_nfc_values(item) for item in value)
+    return tuple(_nfc_values(item, names) for item in value)
 
 
-def _nfc_values(table: dict[str, Any]) -> dict[str, Any]:
-    """A table with its strings in NFC, as the players' names are read: an event names a
-    player exactly, so a file's "Zoe" and a combining diaeresis stays the player it was. NFC
-    leaves ASCII (every key and word the games write) as it is: the same table back then."""
+def _nfc_values(table: dict[str, Any], names: frozenset[str]) -> dict[str, Any]:
+    """A table whose strings that name a player (`names`, in NFC, as the players' names are
+    read) are in NFC: an event names a player exactly, so a file's "Zoe" and a combining
+    diaeresis stays the player it was. Any other text is kept as it is (a table read back is
+    the table written); ASCII, every key and word the games write, is never touched."""
     if all(type(v) is not str or v.isascii() for v in table.values()):
         return table
     import unicodedata
 
-    return {k: unicodedata.normalize("NFC", v) if type(v) is str else v for k, v in table.items()}
+    def kept(value: Any) -> Any:
+        if type(value) is not str or value.isascii():
+            return value
+        found = unicodedata.normalize("NFC", value)
+        return found if found in names else value
+
+    return {k: kept(v) for k, v in table.items()}
 
 
 _PLAIN = frozenset((str, int))
@@ -520,7 +529,8 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
         name = loaded_name(name, "player name")
         nickname = None if nickname is None else loaded_name(nickname, "nickname")
         players.append(PlayerInfo(name, nickname))
-    options = _nfc_values(dict(_table(doc, "options")))  # `first`, `dealer`: a player's name
+    names = frozenset(n for p in players for n in (p.name, p.nickname) if n is not None)
+    options = _nfc_values(dict(_table(doc, "options")), names)  # `first`, `dealer`: a name
     if not all(isinstance(v, str | int) for v in options.values()):  # booleans are ints too
         raise UsageError("'options' must hold strings, numbers and true/false")
     name = _text(doc, "name", "")
@@ -533,8 +543,8 @@ def session_from_doc(doc: Mapping[str, Any]) -> Session:
         ruleset=dict(_table(doc, "ruleset")),
         players=check_players(players, game),
         options=dict(options),
-        events=_events(doc, "events"),
-        undone=_events(doc, "undone"),
+        events=_events(doc, "events", names),
+        undone=_events(doc, "undone", names),
         created=_time(doc, "created"),
         updated=_time(doc, "updated"),
         id=session_id,
