@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from referee.errors import StorageError, UsageError, quote
+from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.session import Session, new_id, replay
 from referee.storage import codec, files
 from referee.storage.atomic import atomic_write, temp_pattern
@@ -248,6 +248,7 @@ def remove_session(home: Home, path: Path) -> bool:
     """
     is_link = path.is_symlink()
     real = follow_links(path)
+    pointed = _pointer(home)  # read first: a pointer that is no file of ours is left alone
     if is_link and not real.exists():  # a link to nothing: only the link to remove
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -261,10 +262,20 @@ def remove_session(home: Home, path: Path) -> bool:
     if not is_link:
         with contextlib.suppress(OSError):
             lock_path(path).unlink()
-    if home.current() in (path.stem, str(path), str(real)):
+    if pointed in (path.stem, str(path), str(real)):
         with contextlib.suppress(OSError):
             (home.root / "current").unlink()
     return is_link
+
+
+def _pointer(home: Home) -> str | None:
+    """The current-session pointer, or None where it is none of ours (a FIFO, a folder, a
+    link planted there): a delete or a rename then does its work and leaves the pointer, which
+    the next command refuses in one line, rather than doing the work and failing after it."""
+    try:
+        return home.current()
+    except RefereeError:
+        return None
 
 
 def rename_session(home: Home, old: Path, new_name: str) -> Path:
@@ -273,6 +284,7 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
     link stays a link: its file gets the new `name` and the link the new file name."""
     new = home.session_path(new_name)
     real = follow_links(old)
+    pointed = _pointer(home)
     with locked(real):
         loaded = load_bytes(real, read_bytes(real, "session file"))
         if new.exists() or new.is_symlink():
@@ -295,12 +307,16 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
     if real == old:
         with contextlib.suppress(OSError):
             lock_path(old).unlink()
-    if home.current() in (old.stem, str(old)):
-        home.set_current(new_name)
+    if pointed in (old.stem, str(old)):
+        with contextlib.suppress(RefereeError):  # the session is renamed: the pointer follows
+            home.set_current(new_name)  # if it can (a folder planted there since: it cannot)
     return new
 
 
 def discard(path: Path) -> None:
-    """Remove a session just created whose creation could not be finished (best effort)."""
+    """Remove a session just created whose creation could not be finished, and the lock file
+    its creation made (best effort): a refused `new` leaves nothing behind."""
     with contextlib.suppress(OSError):
         path.unlink()
+    with contextlib.suppress(OSError):
+        lock_path(path).unlink()
