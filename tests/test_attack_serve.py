@@ -8,26 +8,14 @@ import json
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from referee.server import Limits
-from test_serve_flood import Fixed, Running, until
+from test_serve_flood import Running, running, until
 
-
-@pytest.fixture
-def running() -> Iterator[Callable[..., Running]]:
-    made: list[Running] = []
-
-    def make(source: Fixed | None = None, **limits: float) -> Running:
-        made.append(Running(source or Fixed(), Limits(**limits)))  # type: ignore[arg-type]
-        return made[-1]
-
-    yield make
-    for one in made:
-        one.stop()
+__all__ = ["running"]  # the flood tests' fixture: a server on a thread, stopped after
 
 
 def test_streams_alone_never_lock_new_phones_out_of_the_page(
