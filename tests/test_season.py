@@ -247,3 +247,14 @@ def test_the_share_card_says_the_play_time() -> None:
     assert card.played == (f"{hours}h{minutes:02d}" if hours else f"{minutes}m")
     lines = picture_lines(card)
     assert f"played {card.played}" in lines[2] and lines[-1] == " 1. Bob 8 pts, 2 won"
+
+
+def test_long_points_are_wrapped_never_cut(referee: Runner) -> None:
+    """Found by attack: twenty points values were cut to `…,992,99…` on the season's screen,
+    and `season list` ran to 101 columns."""
+    points = ",".join(str(1000 - k) for k in range(20))
+    assert referee("season", "new", "long", "--points", points).code == 0
+    for args in (["season", "long"], ["season", "list"]):
+        out = referee(*args).out
+        assert max(len(line) for line in out.splitlines()) <= 40, out
+        assert "…" not in out and "981" in out and "1000" in out

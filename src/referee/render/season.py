@@ -39,7 +39,7 @@ def game_text(season: Season) -> str:
 
 def header_lines(season: Season, width: int) -> list[str]:
     """`season autumn · 2026-09-01 to open · all games · 3,1,0`, broken between its parts
-    where it would pass `width` (a long name cut)."""
+    where it would pass `width` (a long name cut; long points wrapped, every value kept)."""
     parts = [
         f"season {cut(printable(season.name), width - 7, '…')}",
         season.span,
@@ -51,6 +51,10 @@ def header_lines(season: Season, width: int) -> list[str]:
         joined = f"{lines[-1]} · {part}"
         if width_of(joined) <= width:
             lines[-1] = joined
+        elif part is parts[-1] and width_of(part) > width:  # long points: wrapped, never cut
+            from referee.render.cells import wrap_words
+
+            lines += wrap_words(part.replace(",", ", "), width)
         else:
             lines.append(cut(part, width, "…"))
     return lines
