@@ -327,3 +327,10 @@ def test_a_non_utf8_stdout_gets_valid_json_not_a_traceback(home: Path, line: lis
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done
     text = json.dumps(json.loads(done.stdout.decode("utf-8")), ensure_ascii=False)
     assert "B\U0001f600b" in text and "Zo\u00eb" in text
+
+
+def test_a_refused_invisible_character_is_shown_in_the_error(referee: Runner) -> None:
+    """Found by attack: the refusal quoted the name raw, so 'An͏n' (U+034F between) showed as
+    'Ann' and nobody could see what was wrong."""
+    result = referee("new", "mia", "Ann", "An\u034fn", "Bob")
+    assert result.code == 2 and "'An\\u034fn'" in result.err

@@ -7,6 +7,7 @@ the terminal raw. Names are checked by `check_name` when typed and again on ever
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
@@ -43,9 +44,24 @@ def is_ignorable(char: str) -> bool:
 
 
 def _is_unsafe(char: str) -> bool:
-    """Control, format (bidi marks, zero-width), surrogate, unassigned or separator characters."""
+    """Control, format (bidi marks, zero-width), surrogate, unassigned or separator characters,
+    and those that draw nothing (default-ignorable: a name refusing one must show it), but the
+    emoji and text presentation selectors an emoji may carry."""
     category = unicodedata.category(char)
-    return category[0] == "C" or category in ("Zl", "Zp") or char in _INVISIBLE
+    return (
+        category[0] == "C"
+        or category in ("Zl", "Zp")
+        or char in _INVISIBLE
+        or (is_ignorable(char) and char not in "\ufe0e\ufe0f")
+    )
+
+
+# What `printable` must look at although `str.isprintable` passes it: the marks and letters
+# that draw nothing (the Cf ones fail `isprintable` already); found at C speed.
+_DRAWS_NOTHING = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0d\uffa0"
+    "\U000e0100-\U000e01ef\u2800]"
+)
 
 
 def _hidden_in(name: str) -> bool:
@@ -71,7 +87,9 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     >>> printable("a\\nb", keep_newlines=True)
     'a\\nb'
     """
-    if text.isprintable() and (SHOWN is None or text.isascii()):  # the common case, at C speed
+    if text.isascii() and text.isprintable():  # the common case, at C speed
+        return text
+    if text.isprintable() and SHOWN is None and not _DRAWS_NOTHING.search(text):
         return text
     out = []
     for char in text:
