@@ -526,3 +526,24 @@ def test_seat_is_refused_once_play_began_or_without_a_change(
     with pytest.raises(Exception) as raised:
         k.apply(state, event)
     assert type(raised.value).__name__ == error and said in str(raised.value)
+
+
+def test_a_big_table_after_a_buy_back_keeps_its_ruling_two_alexanders_and_the_poo(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a play-test at 20 players: after a buy-back the money line took six lines and
+    the ruling scrolled off; both Alexanders were cut to `Alexande…`; and with no colour the
+    folded card did not say who was in the poo."""
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("LINES", "24")
+    names = [*TWENTY.split()[1:14], "Alexander Brandt", "Alexander Braun", "Christophe Dubos",
+             "Bartholomew Kent", "Pam", "Quin", "Ann"]  # fmt: skip
+    assert referee("new", "kariki", *names, "--name", "big").code == 0
+    for line in (["slash", "Fay", "12"], ["slash", "Alexander Brandt", "3"], ["slash", "Fay", "3"]):
+        assert referee("kariki", *line).code == 0, line
+    out = referee("kariki", "buyback", "Fay").out.splitlines()
+    assert out[0].startswith("Fay buys back for 20") and len(out) + 1 <= 24
+    assert out[-1] == "pot 40 · each paid 1, but Fay 21"
+    folded = "\n".join(out)
+    assert "Alexand…t /...." in folded and "Alexand…n ....." in folded
+    assert " Fay       ////. $*" in folded and "* poo" in out[-3]

@@ -69,6 +69,24 @@ def house_line(phrases: list[str], width: int) -> Text | None:
     return literal(cut("house: " + ", ".join(phrases), width, "…"))
 
 
+def _paid(paid: dict[str, int]) -> str:
+    """What each paid when it differs: by name (`paid Ann 2, Bob 12`), or at a big table where
+    most paid alike, the amount most paid and the others by name (`each paid 1, but Fay 21`),
+    so a buy-back at twenty players is one line, not six. Who paid nothing yet goes unsaid."""
+    from referee.games.money import show
+
+    given = {name: amount for name, amount in paid.items() if amount}
+    counts: dict[int, int] = {}
+    for amount in given.values():
+        counts[amount] = counts.get(amount, 0) + 1
+    usual = max(counts, key=lambda a: (counts[a], -a))
+    others = {n: a for n, a in given.items() if a != usual}
+    if len(given) < 6 or counts[usual] <= len(others):
+        return "paid " + ", ".join(f"{printable(n)} {show(a)}" for n, a in given.items())
+    but = ", ".join(f"{printable(n)} {show(a)}" for n, a in others.items())
+    return f"each paid {show(usual)}, but {but}"
+
+
 def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
     """A game's money under its card, every line at most `width` cells: the pot and what each
     has paid (`pot 8 · each paid 2`, or each one's own when they differ); once the game is
@@ -87,9 +105,8 @@ def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
             lines.append(f"pot {show(purse.pot)}")
         elif len(amounts) == 1:
             lines.append(f"pot {show(purse.pot)} · each paid {show(amounts.pop())}")
-        else:  # those who paid nothing yet go unsaid
-            said = ", ".join(f"{printable(n)} {show(a)}" for n, a in paid.items() if a)
-            lines.append(f"pot {show(purse.pot)} · paid {said}")
+        else:
+            lines.append(f"pot {show(purse.pot)} · {_paid(paid)}")
     if result is not None:
         if result.takes:
             said = ", ".join(f"{printable(n)} {show(a)}" for n, a in result.takes.items())

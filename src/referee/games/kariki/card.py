@@ -17,7 +17,7 @@ from rich.text import Text
 from referee.games.kariki.engine import Cause, Phase, Raise, Seat, State, choices
 from referee.games.money import show
 from referee.notation.dice import KARIKI as LADDER
-from referee.render.cells import cut, ljust, width_of, wrap_words
+from referee.render.cells import cut, cut_apart, ljust, width_of, wrap_words
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
@@ -253,38 +253,49 @@ def _berries(state: State, seat: Seat) -> str:
     return f"{points + '.' * (limit - len(points)):<5}" if limit <= 9 else f"{len(points)}/{limit}"
 
 
-def half_line(state: State, index: int, width: int, marks: int) -> Text:
+def half_line(state: State, index: int, width: int, marks: int, name: str) -> Text:
     """One player in half a screen, for a big table: `>Ann    TT/.. ||^2$`, with room for
-    `marks` cells of marks (the widest at the table, so the columns line up). The name, cut to
-    what the column leaves, is bold on turn and reversed in the poo."""
+    `marks` cells of marks (the widest at the table, so the columns line up) and `name` as
+    `half_names` cut it. The name is bold on turn and reversed in the poo, which its marks say
+    too (`*`: with no colour, the only sign)."""
     seat = state.seats[index]
     on_turn = index == state.turn and not state.is_over
-    berries = _berries(state, seat)
-    tail = len(berries) + 1 + (marks + 1 if marks else 0)
-    name_width = max(2, width - 1 - tail)
     style = "bold reverse" if state.in_poo(seat) else "bold" if on_turn else ""
     line = Text(">" if on_turn else " ", style="bold")
-    line.append(ljust(cut(printable(seat.name), name_width, "…"), name_width), style=style)
-    line.append(f" {berries}")
+    line.append(ljust(name, _name_room(state, width, marks)), style=style)
+    line.append(f" {_berries(state, seat)}")
     if marks:
-        line.append(f" {_marks(state, seat):<{marks}}")
+        line.append(f" {_half_marks(state, seat):<{marks}}")
     line.rstrip()
     return line
+
+
+def _half_marks(state: State, seat: Seat) -> str:
+    return _marks(state, seat) + ("*" if state.in_poo(seat) else "")
+
+
+def _name_room(state: State, width: int, marks: int) -> int:
+    """The cells a name has in half a screen: what the berries and marks leave."""
+    berries = 5 if state.rules.berry_limit <= 9 else len(f"{state.rules.berry_limit}") * 2 + 1
+    return max(2, width - 1 - (berries + 1 + (marks + 1 if marks else 0)))
 
 
 def folded(state: State, seats: list[int], width: int) -> list[Text]:
     """The players in two columns, down the first then the second, in seat order."""
     half = (width - GAP) // 2
-    marks = max((len(_marks(state, state.seats[i])) for i in seats), default=0)
+    marks = max((len(_half_marks(state, state.seats[i])) for i in seats), default=0)
+    # cut apart: two Alexanders stay two ('Alexa…dt', 'Alexa…un'), never 'Alexande…' twice
+    names = dict(zip(seats, cut_apart([printable(state.name(i)) for i in seats],
+                                      _name_room(state, half, marks)), strict=True))  # fmt: skip
     rows = -(-len(seats) // 2)
     lines = []
     for r in range(rows):
-        left = half_line(state, seats[r], half, marks)
+        left = half_line(state, seats[r], half, marks, names[seats[r]])
         line = Text()
         line.append_text(left)
         if r + rows < len(seats):
             line.append(" " * (half - width_of(left.plain) + GAP))
-            line.append_text(half_line(state, seats[r + rows], half, marks))
+            line.append_text(half_line(state, seats[r + rows], half, marks, names[seats[r + rows]]))
         lines.append(line)
     return lines
 
@@ -308,6 +319,7 @@ def legend(state: State, width: int) -> Text | None:
             ("| tally", any(s.slashes for s in seats)),
             (f"{CROWN}n crowns", any(s.crowns for s in seats)),
             ("$ bought back", any(s.buyback_used for s in seats)),
+            ("* poo", len(seats) >= FOLD_FROM and any(state.in_poo(s) for s in seats)),
         )
         if shown
     ]
