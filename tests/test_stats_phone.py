@@ -297,7 +297,7 @@ def test_any_data_folder_fits_one_screen(
     referee: Runner, monkeypatch: pytest.MonkeyPatch, args: list[str]
 ) -> None:
     made = big_folder()
-    monkeypatch.setattr("referee.cli.history._summaries", lambda ctx: made)
+    monkeypatch.setattr("referee.cli.history.every_summary", lambda ctx: made)
     text = ok(referee, "stats", *args)
     fits(text)
     if not args:

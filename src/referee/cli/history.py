@@ -160,7 +160,7 @@ def _season_of(ctx: typer.Context, loaded: storage.Loaded) -> tuple[str, ...]:
     if not counting:
         return ()
     season = max(counting, key=lambda s: (s.created, s.name))
-    table, _ = standings(season, _summaries(ctx))
+    table, _ = standings(season, every_summary(ctx))
     return share_lines(season, table)
 
 
@@ -225,7 +225,7 @@ def _export_sqlite(
     from referee.league import season_rows
 
     seasons, unreadable_seasons = storage.every_season(space.home)
-    counted = _summaries(ctx) if seasons else []  # before anything is written
+    counted = every_summary(ctx) if seasons else []  # before anything is written
     unreadable = [*unreadable, *unreadable_seasons]
     # each identity once (as every_session keeps it), oldest first: the same nights give the
     # same file. A first pass reads what orders and counts each session (a few facts from its
@@ -473,7 +473,7 @@ def stats(
     player, board, month and count. --game, --from and --to choose the sessions.
     """
     since, until = _days(since, first, last)  # a bad date before any file is read
-    summaries = _summaries(ctx)
+    summaries = every_summary(ctx)
     filters = _filters(summaries, game, ruleset, player, since, until)
     pair = _pair(summaries, versus) if versus else ()
     nights: list[Night] = []
@@ -558,7 +558,7 @@ def _filters(
     )
 
 
-def _summaries(ctx: typer.Context) -> list[history.Summary]:
+def every_summary(ctx: typer.Context) -> list[history.Summary]:
     """Every session's summary (a file that fails to load is skipped, with a line)."""
     space = workspace(ctx)
     found, skipped = summaries(space.home, space.cache, workers=_cores())

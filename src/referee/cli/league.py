@@ -40,9 +40,9 @@ def ratings(
     each rated session and what it changed.
     """
     wanted = league.parse_pool(game) if game is not None else None
-    from referee.cli.history import _summaries
+    from referee.cli.history import every_summary
 
-    found = league.rate(_summaries(ctx))
+    found = league.rate(every_summary(ctx))
     own = {
         info.name: info.rating
         for info in games.GAMES

@@ -77,7 +77,7 @@ def show(
                 output.print_text(NONE_YET)
             return
         chosen = current(found, _today()).season
-    table, nights = standings(chosen, _summaries(ctx))
+    table, nights = standings(chosen, every_summary(ctx))
     if json_out:
         output.print_json(season_doc(chosen, table, nights))
         return
@@ -132,7 +132,7 @@ def new(
     made = make_season(name, first, last, game, points, storage.now())
     home = workspace(ctx).home
     storage.create_season(home, made)
-    table, nights = standings(made, _summaries(ctx))
+    table, nights = standings(made, every_summary(ctx))
     _print_standings(made, table, nights)
 
 
@@ -150,7 +150,7 @@ def list_seasons(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         else:
             output.print_text(NONE_YET)
         return
-    decided = finished_in_order(_summaries(ctx))
+    decided = finished_in_order(every_summary(ctx))
     counted = [(s.season, sum(1 for d in decided if s.season.counts(d))) for s in found]
     if json_out:
         output.print_json(
@@ -216,8 +216,8 @@ def _find(home: storage.Home, name: str) -> Season:
     return storage.find_season(home, name).season
 
 
-def _summaries(ctx: typer.Context) -> list[Any]:
-    from referee.cli.history import _summaries as every
+def every_summary(ctx: typer.Context) -> list[Any]:
+    from referee.cli.history import every_summary as every
 
     return every(ctx)
 
