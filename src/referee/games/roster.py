@@ -36,16 +36,20 @@ def _name(text: str) -> str:
     return check_name(text)
 
 
+# a newcomer's name: checked as `new` checks one, spelled as the night's roster spells him
+NEWCOMER = Param(
+    "name",
+    metavar="NAME",
+    help="The newcomer's name.",
+    parse=_name,
+    required=True,
+    resolve=lambda name, state, table: table.newcomer(name),
+)
+
+
 @action(
     "join",
-    Param(
-        "name",
-        metavar="NAME",
-        help="The newcomer's name.",
-        parse=_name,
-        required=True,
-        resolve=lambda name, state, table: table.newcomer(name),
-    ),
+    NEWCOMER,
     Param(
         "after",
         option="--after",
@@ -85,14 +89,7 @@ class Leave:
 @action(
     "replace",
     Param("old", metavar="OLD", help="Who gives up his seat.", player=True, required=True),
-    Param(
-        "new",
-        metavar="NEW",
-        help="Who takes it.",
-        parse=_name,
-        required=True,
-        resolve=lambda name, state, table: table.newcomer(name),
-    ),
+    NEWCOMER._replace(name="new", metavar="NEW", help="Who takes it."),
     help="""A seat changes hands.
 
     NEW takes everything on it, and pays OLD what OLD had put in for it. The seat's
