@@ -396,10 +396,18 @@ class BuyBack:
     player: str
 
 
+def _way(text: str) -> str:
+    """`--direction` as typed: left or right (as `new` takes it), else `UsageError`."""
+    way = text.strip().lower()
+    if way not in ("left", "right"):
+        raise UsageError(f"unknown direction {quote(text)}: use left or right")
+    return way
+
+
 @action(
     "seat",
     FIRST._replace(help="Who rolls first instead."),
-    DIRECTION._replace(help="Which way play goes instead: left or right."),
+    DIRECTION._replace(help="Which way play goes instead: left or right.", parse=_way),
     help="""Fix the seating.
 
     Who rolls first (--first) and which way play goes (--direction), as new set them, put
