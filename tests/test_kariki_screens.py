@@ -547,3 +547,36 @@ def test_a_big_table_after_a_buy_back_keeps_its_ruling_two_alexanders_and_the_po
     folded = "\n".join(out)
     assert "Alexand…t /...." in folded and "Alexand…n ....." in folded
     assert " Fay       ////. $*" in folded and "* poo" in out[-3]
+
+
+@pytest.mark.parametrize(
+    ("width", "slashes", "crowns", "shown"),
+    [
+        (40, 0, 0, "  Alexandrabrandts   ////. WINNER"),
+        (40, 2, 0, "  Alexandrabrandts   ////. || WINNER"),
+        (40, 2, 2, "  Alexandrabrandts   ////. || ^2  $ WIN"),
+        (40, 1, 10, "  Alexandrabrandts   ////. |  ^10 $ WIN"),
+        (60, 2, 2, "  Alexandrabrandts" + " " * 12 + " ////. || ^2  $ POO WINNER"),
+    ],
+)
+def test_a_full_winner_line_gives_up_the_poo_before_the_winner_mark(
+    width: int, slashes: int, crowns: int, shown: str
+) -> None:
+    """The night is over, so WINNER matters more than the poo: a 16-letter winner in the poo
+    with slashes, crowns and a buy-back had no room left and showed no mark at all."""
+    from dataclasses import replace
+
+    from referee.games.kariki.card import compact_line
+
+    state = k.apply(play("Bob slash 25", table("Alexandrabrandts Bob")), k.Settle())
+    assert state.is_finished and state.winner == "Alexandrabrandts"
+    seat = replace(
+        state.seats[0],
+        berries=(k.Cause.SLASHES,) * 4,
+        slashes=slashes,
+        crowns=crowns,
+        buyback_used=bool(crowns),
+    )
+    state = replace(state, seats=(seat, *state.seats[1:]))
+    assert state.in_poo(seat)
+    assert compact_line(state, 0, width).plain == shown

@@ -227,13 +227,17 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     line.append(f" {'|' * seat.slashes:<2}")
     line.append(f" {CROWN + str(seat.crowns) if seat.crowns else '':<3}")
     line.append(" $" if seat.buyback_used else "  ")
-    if state.in_poo(seat):
+    poo = state.in_poo(seat)
+    if state.is_finished and state.winner == seat.name:  # as the full card's flag says it
+        # the night is over: WINNER matters more than the poo, which gives way when both
+        # would not fit (a 16-letter name with slashes, crowns and a buy-back)
+        poo = poo and width_of(line.plain) + len(" POO WIN") <= width
+    if poo:
         line.append(" POO", style="bold reverse")
     line.rstrip()
-    if state.is_finished and state.winner == seat.name:  # as the full card's flag says it
+    if state.is_finished and state.winner == seat.name:
         room = width - width_of(line.plain)
-        mark = next((m for m in (" WINNER", " WIN") if len(m) <= room), "")  # else: the result
-        line.append(mark, style="bold green")
+        line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
     return line
 
 
