@@ -230,7 +230,7 @@ def test_an_option_given_twice_is_refused_not_half_counted(
     assert referee(*START).code == 0
     before = session_file(home).read_bytes()
     result = referee("kariki", *line)
-    assert result.code == 2 and result.err == f"error: {said}" + result.err[7 + len(said):]
+    assert result.code == 2 and result.err == f"error: {said}" + result.err[7 + len(said) :]
     assert result.err.count("\n") == 1 and session_file(home).read_bytes() == before
     monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
     shell = referee("shell")

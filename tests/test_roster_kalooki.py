@@ -288,8 +288,7 @@ def test_the_dealer_who_leaves_before_his_deal_passes_it_on() -> None:
     state = kg.apply(state, Leave("Bob"))
     assert state.name(state.dealer) == "Cy"
     assert words(state.ruling) == (
-        "Bob leaves: dealt no more rounds, ranked below all who play on;"
-        " Cy deals round 2 instead"
+        "Bob leaves: dealt no more rounds, ranked below all who play on; Cy deals round 2 instead"
     )
     assert list(kg.dealers_ahead(state).values())[:3] == ["Cy", "Ann", "Cy"]
 
