@@ -236,3 +236,48 @@ def test_an_option_given_twice_is_refused_not_half_counted(
     shell = referee("shell")
     assert said in shell.err and "Traceback" not in shell.err
     assert session_file(home).read_bytes() == before
+
+
+def test_a_prefix_two_spaced_names_share_says_to_quote_the_name(
+    referee: Runner, home: Path
+) -> None:
+    """`--by alexander` with two Alexanders said "type more letters", and the scorekeeper typed
+    `--by alexander braun`, which Click split into a stray word: say to quote it."""
+    assert (
+        referee(
+            "new", "kariki", "Alexander Braun", "Alexander Brandt", "Cy", "--name", "friday"
+        ).code
+        == 0
+    )
+    before = session_file(home).read_bytes()
+    result = referee("kariki", "claim", "9", "--by", "alexander")
+    assert result.code == 2 and result.err == (
+        "error: player 'alexander' could be Alexander Braun, Alexander Brandt: type more letters,"
+        ' a name with a space in quotes: "Alexander Braun"\n'
+    )
+    assert session_file(home).read_bytes() == before
+    result = referee("kariki", "claim", "9", "--by", "alexander braun")
+    assert result.code == 0 and "Alexander Braun claims Nine" in result.out
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (("pass", "--by", "alexander", "braun"), "'pass' does not take 'braun': one word too many"),
+        (("pass", "--by", "cy", "a", "b"), "'pass' does not take 'a b': 2 words too many"),
+        (("roll", "now"), "'roll' does not take 'now': one word too many"),
+    ],
+)
+def test_words_too_many_are_named_in_the_house_style(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, line: tuple[str, ...], said: str
+) -> None:
+    """Click said "Got unexpected extra argument(s) (braun)" to `pass --by alexander braun`:
+    say which words are too many, and that a name with a space goes in quotes."""
+    assert referee("new", "kariki", "Alexander Braun", "Bob", "Cy", "--name", "friday").code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", *line)
+    tail = " (a name with a space goes in quotes) (see --help)\n"
+    assert result.code == 2 and result.err == f"error: {said}{tail}"
+    monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
+    assert f"error: {said} (a name with a space goes in quotes)\n" in referee("shell").err
+    assert session_file(home).read_bytes() == before

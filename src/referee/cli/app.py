@@ -742,7 +742,8 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"
-        message = _whose(error) or _negative(error) or _cut_values(error.format_message())
+        message = _whose(error) or _negative(error) or _extra(error)
+        message = message or _cut_values(error.format_message())
         missing = getattr(error, "param", None)
         context = getattr(error, "ctx", None)
         if isinstance(error, MissingParameter) and missing is not None and context is not None:
@@ -775,6 +776,26 @@ def _whose(error: Exception) -> str:
     titles = " and ".join(g.title for g in owners)
     lines = " or ".join(f"referee {g.name} {word} ..." for g in owners)
     return f"No such command '{named.group(1)}'. It is an action of {titles}: {lines}"
+
+
+def _extra(error: Exception) -> str:
+    """For Click's `Got unexpected extra argument (braun)`: which words are too many, and the
+    likely slip, a name with a space unquoted (`pass --by alexander braun`)."""
+    import re
+
+    named = re.fullmatch(
+        r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", str(getattr(error, "message", ""))
+    )
+    context = getattr(error, "ctx", None)
+    if named is None or context is None:
+        return ""
+    words = named.group(1).split(" ")
+    said = quote(" ".join(words))
+    many = "one word" if len(words) == 1 else f"{len(words)} words"
+    return (
+        f"'{context.command.name}' does not take {said}: {many} too many"
+        " (a name with a space goes in quotes)"
+    )
 
 
 def _negative(error: Exception) -> str:
