@@ -1003,3 +1003,17 @@ def test_names_cut_on_a_folded_table_stay_apart(
     shown = referee("show").out
     assert all(cut in shown for cut in apart), shown
     assert max(len(ln) for ln in shown.splitlines()) <= 40
+
+
+def test_the_order_line_names_two_players_when_the_short_words_let_it(referee: Runner) -> None:
+    """A long name on turn left `play goes up the list: Alexandrabrandts, …`, one name."""
+    names = ["Alexandrabrandts", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
+    out = referee("new", "liars", *names, "--name", "long").out.splitlines()
+    assert "play goes up: Alexandrabrandts, Ivy, …" in out
+    names[-1] = "Bartholomewsmith"
+    out = referee("new", "liars", *names, "--name", "longer").out.splitlines()
+    assert "play goes up: Alexandrabrandts, …" in out  # "up the list:" named nobody
+    out = referee("new", "liars", "Ann", *names[1:], "--name", "ann").out.splitlines()
+    assert "play goes up: Ann, Bartholomewsmith, …" in out
+    out = referee("new", "liars", "Annabelle", *names[1:], "--name", "belle").out.splitlines()
+    assert "play goes up the list: Annabelle, …" in out  # "up:" names no more

@@ -179,11 +179,13 @@ def _play_goes(state: State, width: int) -> str:
     if width_of(said) <= width:
         return said
     way = "down" if state.direction is Direction.LEFT else "up"
-    for head in (f"play goes {way} the list: ", f"play goes {way}: "):  # a long name: the short
-        names = play_goes(order, width - len(head))
-        if names != "…":
-            break
-    return head + names
+    # "up the list" while it names two players at least (`up the list: Cy, …` named one where
+    # `up: Cy, Dee, …` names two); then the words that name more
+    long, short = (
+        head + play_goes(order, width - len(head))
+        for head in (f"play goes {way} the list: ", f"play goes {way}: ")
+    )
+    return long if long.count(", ") >= min(2, short.count(", ")) else short  # `Cy, Dee, …`: 2
 
 
 def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
