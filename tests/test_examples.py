@@ -94,7 +94,7 @@ def test_the_kalooki_game_replays_to_its_known_totals() -> None:
 def test_the_compact_card_keeps_a_bartender_who_bought_back(referee: Runner) -> None:
     shown = referee("show", "--compact", "-s", str(NIGHT)).out.splitlines()
     assert shown[1:4] == [
-        "  Bob                /PPP.        $ POO",
+        "  Bob                /PPP. $ POO WINNER",
         "OUT: Ann, Cy, Eve, Dee",
         "bartender/DJ: Bob",
     ]

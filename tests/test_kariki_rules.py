@@ -531,8 +531,8 @@ def test_strict_raises_refuse_taking_the_mug_over_double_sixes() -> None:
 def test_a_buyback_is_offered_with_its_price_and_the_win_is_provisional() -> None:
     state = play("Bob slash 12; Ann claim 9; Bob pull 4-5", table("Ann Bob"))
     assert said(state) == (
-        "Bob pulls 4-5 (Nine) on Nine: true, a berry for Bob; Bob is OUT (bartender/DJ). Buy"
-        " back: buyback Bob (2); Ann wins the pot of 2 unless Bob buys back for 2"
+        "Bob pulls 4-5 (Nine) on Nine: true, a berry for Bob; Bob is OUT (bartender/DJ), may"
+        " buy back for 2; Ann wins the pot of 2 unless Bob buys back for 2"
     )
     doc = k.summary(state)
     assert doc["buyback_open"] == ["Bob"] and k.outcome(state).provisional
@@ -641,10 +641,9 @@ def test_two_out_in_one_event_are_each_quoted_todays_price_and_told_it_doubles()
     rules = {"berry_limit": 2, "crown_threshold": 1}
     state = play("Bob slash 3; Cy slash 3; Ann kariki", table("Ann Bob Cy", **rules))
     assert said(state) == (
-        "Ann shows KARIKI: a crown; Bob gets a berry; Bob is OUT (bartender/DJ). Buy back:"
-        " buyback Bob (3); crown 1: a berry for Cy; Cy is OUT. Buy back: buyback Cy"
-        " (3); each pays 3 today; the price doubles after each buy-back; Ann wins the"
-        " pot of 3 unless Bob or Cy buys back for 3"
+        "Ann shows KARIKI: a crown; Bob gets a berry; Bob is OUT (bartender/DJ), may buy"
+        " back for 3; crown 1: a berry for Cy; Cy is OUT, may buy back for 3; the price"
+        " doubles after each buy-back; Ann wins the pot of 3 unless Bob or Cy buys back for 3"
     )
     after = play("Cy buyback; Bob buyback", state)
     assert [after.paid(s) for s in after.seats] == [100, 700, 400]
@@ -698,3 +697,30 @@ def test_the_tally_counts_money_and_the_pot_only_once_the_night_is_finished() ->
 def test_stats_never_count_a_cause_with_no_berry() -> None:
     tally = k.tally([play("Bob slash 1")])
     assert tally["Bob"] == {"slashes": 1, "paid": 100}
+
+
+def test_players_put_out_or_in_the_poo_by_one_event_are_said_together() -> None:
+    """A third crown at twenty players said "X is in the poo" once a player, a line each on a
+    phone, and named every player it hit: the ruling scrolled off a 40x24 screen."""
+    from referee.games.kariki.words import words
+
+    facts: list[k.Fact] = [
+        k.WentOut("Jo", True, 2000), k.WentOut("Kim", False, 2000), k.WentOut("Lou", False, 2000),
+        k.InPoo("Cy"), k.InPoo("Dee"), k.PriceDoubles(2000),
+    ]  # fmt: skip
+    assert words(facts) == (
+        "OUT: Jo (bartender/DJ), Kim, Lou; each may buy back for 20; in the poo: Cy, Dee;"
+        " the price doubles after each buy-back"
+    )
+    assert words([k.WentOut("Jo", False, 2000), k.WentOut("Kim", False, None)]) == (
+        "OUT: Jo, Kim; may buy back: Jo for 20"
+    )
+    assert words([k.WentOut("Jo", False), k.WentOut("Kim", True)]) == "OUT: Jo, Kim (bartender/DJ)"
+    assert words([k.InPoo("Cy"), k.WentOut("Jo", False, 100), k.InPoo("Dee")]) == (
+        "Cy is in the poo; Jo is OUT, may buy back for 1; Dee is in the poo"
+    )
+    hit = tuple(f"P{i}" for i in range(9))
+    assert words([k.Crowned("Ann", 3, hit)]) == "crown 3: a berry each for 9 players"
+    assert words([k.Crowned("Ann", 3, hit[:8])]) == (
+        "crown 3: a berry for P0, P1, P2, P3, P4, P5, P6, P7"
+    )

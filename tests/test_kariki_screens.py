@@ -142,8 +142,8 @@ pot 5 · each paid 1
 ''', id='full-5-at-100'),
     pytest.param(SIX, 'kariki slash Eve drop 25', '40', '''\
 3 slashes (drop): a berry for Eve; Eve
-is OUT (bartender/DJ). Buy back: buyback
-Eve (12)
+is OUT (bartender/DJ), may buy back for
+12
 KARIKI six                play goes left
   Ann (Ace)          .....
   Bob                .....
@@ -159,9 +159,9 @@ pot 12 · each paid 2
     pytest.param(LEADS, 'kariki pull 4-5', '40', '''\
 Bob pulls 4-5 (Nine) on Nine: true, a
 berry for Bob; Bob is OUT
-(bartender/DJ). Buy back: buyback Bob
-(2); Ann wins the pot of 2 unless Bob
-buys back for 2
+(bartender/DJ), may buy back for 2; Ann
+wins the pot of 2 unless Bob buys back
+for 2
 KARIKI end                play goes left
   Ann
   leads; Bob may buy back (2)
@@ -241,10 +241,9 @@ pot 6 · paid Ann 1, Bob 4, Cy 1
 ''', id='bartender-after-buyback'),
     pytest.param(TWO_OUT, 'kariki kariki', '40', '''\
 Ann shows KARIKI: a crown; Bob gets a
-berry; Bob is OUT (bartender/DJ). Buy
-back: buyback Bob (4); crown 3: a berry
-for Cy, Dee; Cy is OUT. Buy back:
-buyback Cy (4); each pays 4 today; the
+berry; Bob is OUT (bartender/DJ), may
+buy back for 4; crown 3: a berry for Cy,
+Dee; Cy is OUT, may buy back for 4; the
 price doubles after each buy-back
 KARIKI two                play goes left
 > Ann                .....    ^3
@@ -252,9 +251,8 @@ KARIKI two                play goes left
 OUT: Bob (bar), Cy
 C 3 crowns  ^n crowns
 Ann rolls fresh
-Bob may buy back: buyback Bob (4)
-Cy may buy back: buyback Cy (4)
-the price doubles after each buy-back
+may buy back for 4: Bob, Cy
+(buyback NAME; then the price doubles)
 pot 4 · each paid 1
 ''', id='two-out-in-one-event'),
     pytest.param(FREE, 'kariki pull 4-5', '40', '''\
@@ -552,11 +550,12 @@ def test_a_big_table_after_a_buy_back_keeps_its_ruling_two_alexanders_and_the_po
 @pytest.mark.parametrize(
     ("width", "slashes", "crowns", "shown"),
     [
-        (40, 0, 0, "  Alexandrabrandts   ////. WINNER"),
-        (40, 2, 0, "  Alexandrabrandts   ////. || WINNER"),
-        (40, 2, 2, "  Alexandrabrandts   ////. || ^2  $ WIN"),
-        (40, 1, 10, "  Alexandrabrandts   ////. |  ^10 $ WIN"),
-        (60, 2, 2, "  Alexandrabrandts" + " " * 12 + " ////. || ^2  $ POO WINNER"),
+        (40, 0, 0, "  Alexandrabrandts   ////. POO WINNER"),
+        (40, 2, 0, "  Alexandrabrandts   ////. || POO WINNER"),
+        (40, 1, 1, "  Alexandrabrandts   ////. | ^1 $ WINNER"),  # the poo gives way
+        (40, 2, 2, "  Alexandrabrandts   ////. || ^2 $ WIN"),
+        (40, 2, 10, "  Alexandrabrandts   ////. || ^10 $ WIN"),
+        (60, 2, 2, "  Alexandrabrandts" + " " * 12 + " ////. || ^2 $ POO WINNER"),
     ],
 )
 def test_a_full_winner_line_gives_up_the_poo_before_the_winner_mark(
@@ -580,3 +579,79 @@ def test_a_full_winner_line_gives_up_the_poo_before_the_winner_mark(
     state = replace(state, seats=(seat, *state.seats[1:]))
     assert state.in_poo(seat)
     assert compact_line(state, 0, width).plain == shown
+
+
+def test_a_third_crown_at_twenty_players_and_its_ruling_fit_40x24(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A play-test's third crown at 20 players (one out, three in the poo): the ruling named
+    all 19 players hit and each one in the poo apart, so its first lines scrolled off; the
+    offer to buy back, typed as printed, was two words for a name with a space."""
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("LINES", "24")
+    names = ["Alexander Brandt", *TWENTY.split()[1:9], "Jo Van Der Berg", *TWENTY.split()[10:]]
+    assert referee("new", "kariki", *names, "--name", "big").code == 0
+    for who, count in (("cy", "9"), ("dee", "9"), ("jo", "12")):
+        assert referee("kariki", "slash", who, "--count", count).code == 0
+    for _ in range(3):
+        result = referee("kariki", "kariki")
+        assert result.code == 0
+    shown = [line.rstrip() for line in result.out.splitlines()]
+    assert shown == [
+        "Alexander Brandt shows KARIKI: a crown;",
+        "Bob gets a berry; crown 3: a berry each",
+        "for 19 players; Jo Van Der Berg is OUT",
+        "(bartender/DJ), may buy back for 20; in",
+        "the poo: Bob, Cy, Dee",
+        "KARIKI big                play goes left",
+        ">Alexande… ..... ^3   Lou       C....",
+        " Bob       KKKC. *    Max       C....",
+        " Cy        ///C. *    Ned       C....",
+        " Dee       ///C. *    Oz        C....",
+        " Eve       C....      Pat       C....",
+        " Fay       C....      Quinn     C....",
+        " Gus       C....      Rosa      C....",
+        " Hal       C....      Sam       C....",
+        " Ivy       C....      Tom       C....",
+        " Kim       C....",
+        "OUT: Jo Van Der Berg (bar)",
+        "/ slashes  K kariki  C 3 crowns",
+        "^n crowns  * poo",
+        "Alexander Brandt rolls fresh",
+        "Jo Van Der Berg: buyback Jo (20)",
+        "pot 20 · each paid 1",
+    ]
+    assert len(shown) + 2 <= 24  # and the line typed, and the prompt
+
+
+def test_the_out_line_wraps_between_names_and_marks_a_buyback(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`OUT: Jo (bar), Kim, Lou, Alexander` / `Brandt` parted a name, and one who had bought
+    back and gone out again had no `$`; a name with a space was offered unquoted."""
+    monkeypatch.setenv("COLUMNS", "40")
+    players = ["Ann", "Bob", "Cy Ng", "Alexander Brandt", "Alexander Braun", "Dee"]
+    assert referee("new", "kariki", *players, "--name", "o").code == 0
+    for line in (
+        ["slash", "cy", "--count", "15"],
+        ["slash", "alexander brandt", "--count", "15"],
+        ["buyback", "alexander brandt"],
+        ["slash", "alexander brandt", "--count", "15"],
+        ["slash", "alexander braun", "--count", "15"],
+    ):
+        assert referee("kariki", *line).code == 0, line
+    assert referee("show", "--compact").out.splitlines() == [
+        "KARIKI o                  play goes left",
+        "> Ann                .....",
+        "  Bob                .....",
+        "  Dee                .....",
+        "OUT: Cy Ng (bar), Alexander Brandt $,",
+        "  Alexander Braun",
+        "$ bought back",
+        "Ann rolls fresh",
+        'buyback "Alexander Braun" (12)',
+        "pot 12 · each paid 1,",
+        "  but Alexander Brandt 7",
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO('buyback "Alexander Braun"\n'))
+    assert "Alexander Braun buys back for 12" in referee("shell").out

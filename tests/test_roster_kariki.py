@@ -214,7 +214,7 @@ def test_a_player_who_leaves_is_out_and_the_chain_goes_on_as_for_any_out(
 def test_a_leave_is_placed_as_anyone_out_at_it_and_pours_no_drinks() -> None:
     assert "Cy is OUT (bartender/DJ)" in said(play("leave Dee; Cy slash 15"))
     state = play("leave Dee; Cy slash 15; Bob slash 15")
-    assert state.bartender == "Cy" and "Bob is OUT. Buy back" in said(state)
+    assert state.bartender == "Cy" and "Bob is OUT, may buy back for 4" in said(state)
     state = k.apply(state, k.Settle())
     found = k.outcome(state)
     assert (found.standings, found.places) == (("Ann", "Bob", "Cy", "Dee"), (1, 2, 3, 4))

@@ -105,6 +105,42 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+def as_typed(word: str) -> str:
+    """`word` (already `printable`) as it is typed in a command the card suggests: as it is,
+    else in double quotes, which the shell, bash, cmd and PowerShell all read, else as `shlex`
+    quotes it (`buyback "Alexander Brandt"`: unquoted, the name was two words).
+
+    >>> as_typed("Zoë"), as_typed("Alexander Brandt"), as_typed("Bo $x")
+    ('Zoë', '"Alexander Brandt"', "'Bo $x'")
+    """
+    if word and all(c.isalnum() or c in "-_.+@,:/" for c in word):
+        return word
+    if not any(c in word for c in '"$`\\!%'):
+        return f'"{word}"'
+    import shlex
+
+    return shlex.quote(word)
+
+
+def typed_name(name: str, labels: Sequence[tuple[str, str]]) -> str:
+    """How to type player `name` in a command the card suggests: the first word when that
+    names the player alone among `labels` (as `pick` reads it: `buyback Jo` for Jo Van Der
+    Berg), else the whole name as typed (quoted: `buyback "Alexander Brandt"` when there is an
+    Alexander Braun too).
+
+    >>> typed_name("Jo Van Der Berg", [("Jo Van Der Berg", "Jo Van Der Berg"), ("Ann", "Ann")])
+    'Jo'
+    """
+    first = name.split(" ", 1)[0]
+    if first != name:
+        try:
+            if pick(first, labels, "player") == name:
+                return as_typed(printable(first))
+        except UsageError:
+            pass
+    return as_typed(printable(name))
+
+
 SHOWN: str | None = None  # the terminal's encoding when it cannot show all of Unicode
 
 

@@ -23,7 +23,7 @@ from referee.errors import RefereeError, StorageError, UsageError
 from referee.games.money import show
 from referee.night import night_of_each
 from referee.session import Session, check_session_name, initial, replay
-from referee.text import printable
+from referee.text import as_typed, printable
 
 if TYPE_CHECKING:
     import multiprocessing.pool
@@ -977,10 +977,8 @@ def _player_page(
             continue
         mark = ", provisional" if rating.provisional else ""
         lines.append(f"  {_title(pool)} {rating.shown}, {_plural(rating.games, 'game')}{mark}")
-    import shlex
-
     other = row["rival"]["name"] if row["rival"] else "NAME"
-    command = f"head to head: stats --vs {shlex.quote(row['name'])} {shlex.quote(other)}"
+    command = f"head to head: stats --vs {as_typed(row['name'])} {as_typed(other)}"
     lines.append(command if len(command) <= WIDE and command.isprintable() and command.isascii()
                  else "head to head: stats --vs A B")  # fmt: skip
     return lines

@@ -122,11 +122,12 @@ def money_lines(money: Money, names: Sequence[str], width: int) -> list[Text]:
             )
         if result.rounds:
             lines.append(f"owes a round: {', '.join(printable(n) for n in result.rounds)}")
-    return [Text(line) for line in _wrapped(lines, width)]
+    return [Text(line) for line in wrap_list(lines, width)]
 
 
-def _wrapped(lines: list[str], width: int) -> list[str]:
-    """Each line wrapped at ", " to `width` cells, the follow-on lines indented by two."""
+def wrap_list(lines: list[str], width: int) -> list[str]:
+    """Each line wrapped at ", " to `width` cells, the follow-on lines indented by two: a
+    list of names never parts a name (`OUT: Jo, Alexander` / `Brandt` did)."""
     found: list[str] = []
     for line in lines:
         current = ""

@@ -18,8 +18,8 @@ from referee.games.kariki.engine import Cause, Phase, Raise, Seat, State, choice
 from referee.games.money import show
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, cut_apart, ljust, width_of, wrap_words
-from referee.render.common import header, wrapped_lines
-from referee.text import printable
+from referee.render.common import header, wrap_list, wrapped_lines
+from referee.text import printable, typed_name
 
 GLYPHS: dict[Cause, str] = {
     Cause.LIE: "T",  # the seed's tear: a bluff caught
@@ -84,12 +84,23 @@ def _result(state: State) -> Text:
 
 
 def _offers(state: State, text: Text) -> None:
-    """The open buy-back offers, each with today's price."""
-    for i in state.buyback_open:
-        name = printable(state.name(i))
-        text.append(f"\n{name} may buy back: buyback {name} ({show(state.buyback_price)})")
-    if len(state.buyback_open) > 1:
-        text.append("\nthe price doubles after each buy-back")
+    """The open buy-back offers at today's price, in the order the players went out: one
+    line for one (`Jo may buy back: buyback Jo (20)`), else the names and how to type it."""
+    offered = [i for i in state.out_in_order() if i in state.buyback_open]
+    price = show(state.buyback_price)
+    names = [printable(state.name(i)) for i in offered]
+    if len(names) == 1:
+        labels = [(s.name, s.name) for s in state.seats]
+        labels += [(s.nickname, s.name) for s in state.seats if s.nickname]
+        typed = typed_name(state.name(offered[0]), labels)
+        command = f"buyback {typed} ({price})"
+        forms = (f"{names[0]} may buy back: ", f"{names[0]}: ", "may buy back: ", "")
+        head = next(f for f in forms if width_of(f + command) <= 40 or not f)  # a long name
+        text.append(f"\n{head}{command}")
+    elif names:
+        for line in wrap_list([f"may buy back for {price}: {', '.join(names)}"], 40):
+            text.append(f"\n{line}")
+        text.append("\n(buyback NAME; then the price doubles)")
 
 
 def _header(state: State, title: str, width: int) -> Text:
@@ -224,20 +235,26 @@ def compact_line(state: State, index: int, width: int = 40) -> Text:
     line = Text("> " if on_turn else "  ", style="bold")
     line.append(ljust(who, name_width), style="bold" if on_turn else "")
     line.append(f" {_berries(state, seat)}")
+    if state.is_finished and state.winner == seat.name:  # one line left: no columns to keep
+        return _won(state, seat, line, width)
     line.append(f" {'|' * seat.slashes:<2}")
     line.append(f" {CROWN + str(seat.crowns) if seat.crowns else '':<3}")
     line.append(" $" if seat.buyback_used else "  ")
-    poo = state.in_poo(seat)
-    if state.is_finished and state.winner == seat.name:  # as the full card's flag says it
-        # the night is over: WINNER matters more than the poo, which gives way when both
-        # would not fit (a 16-letter name with slashes, crowns and a buy-back)
-        poo = poo and width_of(line.plain) + len(" POO WIN") <= width
-    if poo:
+    if state.in_poo(seat):
         line.append(" POO", style="bold reverse")
     line.rstrip()
-    if state.is_finished and state.winner == seat.name:
-        room = width - width_of(line.plain)
-        line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
+    return line
+
+
+def _won(state: State, seat: Seat, line: Text, width: int) -> Text:
+    """The winner's line, as the full card's flag says it: the marks one space apart, then
+    WINNER; the poo gives way to it when both do not fit (the night is over)."""
+    marks = _marks(state, seat, " ")
+    line.append(f" {marks}" if marks else "")
+    if state.in_poo(seat) and width_of(line.plain) + len(" POO WIN") <= width:
+        line.append(" POO", style="bold reverse")
+    room = width - width_of(line.plain)
+    line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
     return line
 
 
@@ -245,10 +262,10 @@ FOLD_FROM = 10  # players still in from which the compact card folds into two co
 GAP = 2  # cells between the two columns
 
 
-def _marks(state: State, seat: Seat) -> str:
+def _marks(state: State, seat: Seat, gap: str = "") -> str:
     """A seat's marks after its berries: a `|` a slash, `^n` crowns, `$` a buy-back."""
     crowns = f"{CROWN}{seat.crowns}" if seat.crowns else ""
-    return "|" * seat.slashes + crowns + ("$" if seat.buyback_used else "")
+    return gap.join(m for m in ("|" * seat.slashes, crowns, "$" * seat.buyback_used) if m)
 
 
 def _berries(state: State, seat: Seat) -> str:
@@ -322,20 +339,17 @@ def legend(state: State, width: int) -> Text | None:
         for said, shown in (
             ("| tally", any(s.slashes for s in seats)),
             (f"{CROWN}n crowns", any(s.crowns for s in seats)),
-            ("$ bought back", any(s.buyback_used for s in seats)),
+            ("$ bought back", any(s.buyback_used for s in state.seats)),  # OUT: says it too
             ("* poo", len(seats) >= FOLD_FROM and any(state.in_poo(s) for s in seats)),
         )
         if shown
     ]
     if not used:
         return None
-    for gap in ("  ", " "):
-        if width_of(gap.join(used)) <= width:
-            return Text(gap.join(used), style="dim")
-    lines = [used[0]]
+    lines = [used[0]]  # wrapped at the entries, two spaces apart: one space read `P pull / x`
     for part in used[1:]:
-        if width_of(f"{lines[-1]} {part}") <= width:
-            lines[-1] += f" {part}"
+        if width_of(f"{lines[-1]}  {part}") <= width:
+            lines[-1] += f"  {part}"
         else:
             lines.append(part)
     return Text("\n".join(lines), style="dim")
@@ -354,9 +368,12 @@ def compact_card(state: State, title: str, width: int = 40) -> RenderableType:
         names = [
             printable(state.name(i))
             + (" (left)" if state.seats[i].left else " (bar)" if state.bartender_seat == i else "")
+            + (" $" if state.seats[i].buyback_used else "")  # bought back, and out again
             for i in out
         ]
-        lines.append(Text("OUT: " + ", ".join(names), style="red"))
+        lines += [
+            Text(line, style="red") for line in wrap_list(["OUT: " + ", ".join(names)], width)
+        ]
     bar = state.bartender_seat
     if bar is not None and not state.seats[bar].out:  # bought back: still pours
         lines.append(Text(f"bartender/DJ: {printable(state.name(bar))}", style="dim"))

@@ -27,9 +27,42 @@ HOUSE_WORDS: dict[str, Callable[[object], str]] = {
 }
 
 
+CROWN_NAMES = 8  # a third crown names this many players hit at most, then counts them
+# (at twenty players the names took four lines of a phone; the card marks each one's berry)
+
+
 def words(facts: Sequence[k.Fact]) -> str:
-    """A ruling in words: `Ann pulls 3-4 (Seven) on Nine: a lie, a berry for Bob`."""
-    return "; ".join(_sentence(f) for f in facts)
+    """A ruling in words: `Ann pulls 3-4 (Seven) on Nine: a lie, a berry for Bob`. Players
+    put out or in the poo by one event are said together (`in the poo: Cy, Dee, Eve`): a
+    third crown at twenty players said "X is in the poo" a line each, off a phone's screen."""
+    said: list[str] = []
+    run: list[k.WentOut | k.InPoo] = []
+    for fact in [*facts, None]:
+        if run and (fact is None or type(fact) is not type(run[0])):
+            said.append(_together(run) if len(run) > 1 else _sentence(run[0]))
+            run = []
+        if isinstance(fact, k.WentOut | k.InPoo):
+            run.append(fact)
+        elif fact is not None:
+            said.append(_sentence(fact))
+    return "; ".join(said)
+
+
+def _together(run: Sequence[k.WentOut | k.InPoo]) -> str:
+    """`OUT: Jo (bartender/DJ), Kim; each may buy back for 20`, `in the poo: Cy, Dee`."""
+    if all(isinstance(f, k.InPoo) for f in run):
+        return "in the poo: " + ", ".join(printable(f.player) for f in run)
+    out = [f for f in run if isinstance(f, k.WentOut)]
+    names = [printable(f.player) + (" (bartender/DJ)" if f.bartender else "") for f in out]
+    said = "OUT: " + ", ".join(names)
+    offered = [f for f in out if f.price]
+    if len({f.price for f in offered}) == 1 and len(offered) == len(out):
+        said += f"; each may buy back for {show(offered[0].price or 0)}"
+    elif offered:
+        said += "; may buy back: " + ", ".join(
+            f"{printable(f.player)} for {show(f.price or 0)}" for f in offered
+        )
+    return said
 
 
 def _sentence(fact: k.Fact) -> str:
@@ -49,6 +82,8 @@ def _sentence(fact: k.Fact) -> str:
             verb = "takes the mug and shows" if took_mug else "shows"
             berry = f"; {n(victim)} gets a berry" if victim else ""
             return f"{n(by)} {verb} KARIKI: a crown{berry}"
+        case k.Crowned(crowns=crowns, hit=hit) if len(hit) > CROWN_NAMES:  # the card shows them
+            return f"crown {crowns}: a berry each for {len(hit)} players"
         case k.Crowned(crowns=crowns, hit=hit):
             return f"crown {crowns}: a berry for {', '.join(map(n, hit)) or 'nobody'}"
         case k.Pulled(by=by, dice=dice, claim=claim, true=true, berry_to=loser):
@@ -67,7 +102,7 @@ def _sentence(fact: k.Fact) -> str:
             return f"{n(player)} buys back for {show(price)}: the pot is {show(pot)}"
         case k.WentOut(player=player, bartender=bartender, price=price):
             role = " (bartender/DJ)" if bartender else ""
-            offer = f". Buy back: buyback {n(player)} ({show(price)})" if price else ""
+            offer = f", may buy back for {show(price)}" if price else ""  # the card says how
             return f"{n(player)} is OUT{role}{offer}"
         case k.InPoo(player=player):
             return f"{n(player)} is in the poo"
@@ -78,8 +113,8 @@ def _sentence(fact: k.Fact) -> str:
             return f"{n(out)} answered for the claim: it is void, {n(roller)} rolls fresh"
         case k.ChainMoved(player=player, claim=claim, answers=answers):
             return f"{n(player)} faces {LADDER.name(claim)}, {n(answers)} answers"
-        case k.PriceDoubles(price=price):
-            return f"each pays {show(price)} today; the price doubles after each buy-back"
+        case k.PriceDoubles():  # each offer says today's price
+            return "the price doubles after each buy-back"
         case k.Won(player=player, pot=pot, open=still_open, price=price):
             won = f"{n(player)} wins the pot of {show(pot)}" if pot else f"{n(player)} wins"
             if not still_open:
