@@ -713,9 +713,12 @@ def test_players_put_out_or_in_the_poo_by_one_event_are_said_together() -> None:
         " the price doubles after each buy-back"
     )
     assert words([k.WentOut("Jo", False, 2000), k.WentOut("Kim", False, None)]) == (
-        "OUT: Jo, Kim; may buy back: Jo for 20"
+        "OUT: Jo, Kim; may buy back for 20: Jo"
     )
     assert words([k.WentOut("Jo", False), k.WentOut("Kim", True)]) == "OUT: Jo, Kim (bartender/DJ)"
+    assert words([k.WentOut("Jo", False, 100), k.WentOut("Kim", False, 200)]) == (
+        "OUT: Jo, Kim; may buy back: Jo for 1, Kim for 2"
+    )
     assert words([k.InPoo("Cy"), k.WentOut("Jo", False, 100), k.InPoo("Dee")]) == (
         "Cy is in the poo; Jo is OUT, may buy back for 1; Dee is in the poo"
     )

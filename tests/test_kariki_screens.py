@@ -472,20 +472,22 @@ def test_the_legend_says_every_mark_in_use() -> None:
 
 
 def test_players_out_in_one_event_are_listed_in_the_order_it_put_them_out() -> None:
-    state = table("Ann Bob Cy Dee")
-    state = k.apply(state, k.Reseat(first="Cy"))
-    state = replace_out_order(state)
-    assert [state.name(i) for i in state.out_in_order()] == ["Dee", "Bob"]
+    """By seat, or by who first went out (Fay, who bought back and went out again), the card
+    and the places disagreed with the ruling, which says them in the order they went out."""
+    rules = {"berry_limit": 2, "crown_threshold": 1}
+    state = play("Fay slash 6; Fay buyback", table("Ann Bob Cy Dee Eve Fay", **rules))
+    state = play("Dee slash 3; Eve slash 3; Ann slash 3; Ann kariki", state)
+    went_out = [f.player for f in state.ruling if isinstance(f, k.WentOut)]
+    assert went_out == ["Bob", "Dee", "Eve", "Fay"]  # Fay first went out first
+    assert [state.name(i) for i in state.out_in_order()] == went_out
+    from rich.console import Console
 
+    from referee.games.kariki.card import compact_card
 
-def replace_out_order(state: k.State) -> k.State:
-    """Bob and Dee out at one event, Dee put out first (as a crown round may): by seat, Bob
-    came first."""
-    from dataclasses import replace
-
-    seats = tuple(replace(s, out=True, out_at=3) if s.name in ("Bob", "Dee") else s
-                  for s in state.seats)  # fmt: skip
-    return replace(state, seats=seats, out_order=(3, 1))
+    drawn = io.StringIO()
+    Console(width=40, file=drawn, color_system=None).print(compact_card(state, "t", 40))
+    shown = drawn.getvalue().splitlines()
+    assert "OUT: Bob, Dee, Eve, Fay (bar) $" in shown
 
 
 @pytest.mark.parametrize(

@@ -652,6 +652,7 @@ class Seat:
     buyback_used: bool = False
     out_at: int = 0
     left: bool = False
+    out_seq: int = 0  # the how-manieth going out at the table this was: the order within one event
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,6 +672,7 @@ class State:
     final_pass: bool = False  # the first passer must roll or pull
     out_order: tuple[int, ...] = ()  # each player once, in the order they first went out
     buyback_open: tuple[int, ...] = ()  # out in the last event, and may still buy back
+    outs: int = 0  # goings out so far (a player out twice counts twice): `Seat.out_seq`
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -722,10 +724,9 @@ class State:
     def out_in_order(self) -> tuple[int, ...]:
         """The players out now, in the order they went out for the last time."""
         out = [i for i in range(len(self.seats)) if self.seats[i].out]
-        first = {seat: n for n, seat in enumerate(self.out_order)}
-        # out in one event: in the order the event put them out (who went out first), not
-        # by seat
-        return tuple(sorted(out, key=lambda i: (self.seats[i].out_at, first.get(i, i))))
+        # out in one event: in the order the event put them out, not by seat, and not by who
+        # went out first before (one who bought back and went out again)
+        return tuple(sorted(out, key=lambda i: (self.seats[i].out_at, self.seats[i].out_seq)))
 
     @property
     def bartender_seat(self) -> int | None:
@@ -1182,10 +1183,12 @@ def _leave(state: State, i: int, facts: list[Fact]) -> State:
     if seat.out:
         raise RuleViolation(f"{seat.name} is out of the game already: nothing to leave")
     seats = list(state.seats)
-    seats[i] = replace(seat, out=True, left=True, slashes=0, out_at=state.events + 1)
-    # out_order keeps who went out first (the bartender); his place follows `out_at`.
+    seats[i] = replace(
+        seat, out=True, left=True, slashes=0, out_at=state.events + 1, out_seq=state.outs + 1
+    )
+    # out_order keeps who went out first (the bartender); the place follows `out_at`.
     out_order = state.out_order if i in state.out_order else (*state.out_order, i)
-    state = replace(state, seats=tuple(seats), out_order=out_order)
+    state = replace(state, seats=tuple(seats), out_order=out_order, outs=state.outs + 1)
     facts.append(Left(seat.name))
     return _after_out(state, i, facts)
 
@@ -1221,9 +1224,11 @@ def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
         out=out,
         slashes=0 if out else seat.slashes,
         out_at=state.events + 1 if out else seat.out_at,
+        out_seq=state.outs + 1 if out else seat.out_seq,
     )
     # Every berry hung is a loss, and pays `loss_value` as it is hung.
-    state = replace(state, seats=tuple(seats), purse=state.purse.lose(seat.name))
+    outs = state.outs + 1 if out else state.outs
+    state = replace(state, seats=tuple(seats), purse=state.purse.lose(seat.name), outs=outs)
     if not out:
         return state
     first_out = state.bartender is None

@@ -56,9 +56,14 @@ def _together(run: Sequence[k.WentOut | k.InPoo]) -> str:
     names = [printable(f.player) + (" (bartender/DJ)" if f.bartender else "") for f in out]
     said = "OUT: " + ", ".join(names)
     offered = [f for f in out if f.price]
-    if len({f.price for f in offered}) == 1 and len(offered) == len(out):
-        said += f"; each may buy back for {show(offered[0].price or 0)}"
-    elif offered:
+    if len({f.price for f in offered}) == 1:  # one price: the usual case
+        price = show(offered[0].price or 0)
+        if len(offered) == len(out):
+            return f"{said}; each may buy back for {price}"
+        return (
+            f"{said}; may buy back for {price}: {', '.join(printable(f.player) for f in offered)}"
+        )
+    if offered:
         said += "; may buy back: " + ", ".join(
             f"{printable(f.player)} for {show(f.price or 0)}" for f in offered
         )
