@@ -360,8 +360,8 @@ def test_completion_completes_after_a_lazy_build(
     built = count_builds(monkeypatch)
     shell = Shell("friday")
     first = shell.complete("", "")  # the open actions first, then the rest and the shell's
-    assert first == ["claim", "kariki", "slash", "join", "leave", "replace", "roll", "pull",
-                     "pass", "buyback", "seat", "settle", "odds", "show", "log", "undo", "redo",
+    assert first == ["claim", "kariki", "slash", "seat", "join", "leave", "replace", "roll",
+                     "pull", "pass", "buyback", "settle", "odds", "show", "log", "undo", "redo",
                      "help", "qr", "quit"]  # fmt: skip
     assert built == []
     assert shell.complete("claim ", "6") == ["6", "6-6"]  # the command's own parameters
@@ -533,3 +533,17 @@ def test_rematch_is_open_only_once_the_match_is_over(
     during, _, after = referee("shell").out.partition("resign bob")
     assert "  rematch  Play again." not in during and "rematch" in during  # under "not now"
     assert "  rematch  Play again." in after
+
+
+def test_help_lists_seat_as_open_until_the_first_claim(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`help` said `not now: ..., seat, ...` on a fresh Kariki night, where `seat --first`
+    works (and `help seat` says it is open until the first claim)."""
+    referee(*START)
+    shell = Shell("friday")
+    opened = shell.help().split("not now:")[0]
+    assert "\n  seat " in opened
+    referee("kariki", "claim", "9")
+    shell = Shell("friday")
+    assert "seat" in shell.help().split("not now:")[1].split("\n")[0]

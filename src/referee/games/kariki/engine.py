@@ -849,10 +849,7 @@ def _reseat(state: State, event: Reseat) -> State:
     claim standing, no berry hung, no slash on a tally: only roster changes so far)."""
     if event.first is None and event.direction is None:
         raise UsageError("seat needs --first PLAYER or --direction left|right (or both)")
-    played = state.claim is not None or any(
-        seat.berries or seat.slashes or seat.out for seat in state.seats
-    )
-    if played:
+    if not can_reseat(state):
         raise RuleViolation(
             "play has begun: the first roller and the direction are set before the first"
             " claim (undo back to it to change them)"
@@ -1321,6 +1318,12 @@ def choices(state: State) -> tuple[str, ...]:
     return (*roll, "pull", *pass_, *open_buyback)
 
 
+def can_reseat(state: State) -> bool:
+    """Whether `seat` may still correct the first roller and the direction: no claim made, no
+    berry hung, no slash on a tally (only roster changes so far)."""
+    return state.claim is None and not any(s.berries or s.slashes or s.out for s in state.seats)
+
+
 def legal_actions(state: State) -> tuple[str, ...]:
     """Every action that works now: the choices on turn, a claim or a shown Kariki typed by a
     responder who may take the mug (he rolled), and slashes while the game is on."""
@@ -1330,7 +1333,8 @@ def legal_actions(state: State) -> tuple[str, ...]:
     if state.phase is Phase.RESPOND and "roll" in found:
         found = (*found[:1], "claim", "kariki", *found[1:])
     join = ("join",) if can_join(state) else ()
-    return (*found, "slash", *join, "leave", "replace")
+    seat = ("seat",) if can_reseat(state) else ()
+    return (*found, "slash", *seat, *join, "leave", "replace")
 
 
 def outcome(state: State) -> Outcome:
