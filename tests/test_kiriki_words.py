@@ -204,7 +204,7 @@ def test_not_now_says_who_must_do_what(script: str, said: str) -> None:
 PROMPTS = [
     pytest.param("", "Ann claims", id="fresh-roll"),
     pytest.param("Ann claim 9", "Bob answers 9", id="answer"),
-    pytest.param("Ann claim 9; Bob believe", "Ann reveals, raises or rerolls", id="believed"),
+    pytest.param("Ann claim 9; Bob believe", "Ann: reveal/raise/reroll", id="believed"),
     pytest.param("Ann claim 66; Bob believe", "Ann must reroll", id="forced-reroll"),
     pytest.param("Ann claim 9; Bob roll", "Bob claims 9+", id="took-the-mug"),
     pytest.param("Ann claim 9; Bob believe; Ann reroll", "Ann claims 9+", id="rerolled"),

@@ -284,7 +284,7 @@ def test_a_kiriki_match_in_the_shell_with_short_forms(
     feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nl 6-6\n")
     result = referee("shell")
     assert result.code == 0, result
-    for seen in ("Bob answers Pair of Kings> b", "Ann reveals, raises or rerolls> rai 66",
+    for seen in ("Bob answers Pair of Kings> b", "Ann: reveal/raise/reroll> rai 66",
                  "Bob answers Pair of Aces> r", "Bob claims Pair of Aces+> cl 66",
                  "Ann answers Pair of Aces> l 6-6",
                  "point to Bob (0-1)"):  # fmt: skip
@@ -547,3 +547,37 @@ def test_help_lists_seat_as_open_until_the_first_claim(
     referee("kariki", "claim", "9")
     shell = Shell("friday")
     assert "seat" in shell.help().split("not now:")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("start", "moves", "prompt"),
+    [
+        (["kariki", "Maximilianus-Abc", "Bob"], [["kariki", "claim", "66"]],
+         "Bob vs Double Sixes> "),
+        (["kariki", "Bob", "Maximilianus-Abc"], [["kariki", "claim", "66"]],
+         "Maximilia… vs Double Sixes> "),
+        (["kalooki", "Alexander Brandt", "Bob", "Cy"], [], "R1 333 Alexander Br… deals> "),
+        (["kiriki", "Alexander Braun", "Bob"],
+         [["kiriki", "rolloff", "6", "1"], ["kiriki", "claim", "9"], ["kiriki", "believe"]],
+         "Alex…: reveal/raise/reroll> "),
+    ],
+)  # fmt: skip
+def test_a_long_name_gives_way_so_the_prompt_leaves_room_to_type(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    start: list[str],
+    moves: list[list[str]],
+    prompt: str,
+) -> None:
+    """`Maximilianus-Abc claims Double Sixes+> ` took 39 of 40 columns: what was typed began
+    in the last one and wrapped mid-word."""
+    from referee.render.cells import width_of
+
+    monkeypatch.setenv("COLUMNS", "40")
+    assert referee("new", *start, "--name", "p").code == 0
+    for move in moves:
+        assert referee(*move).code == 0, move
+    shown = Shell("p").prompt()
+    assert shown == prompt and width_of(shown) <= 40 - 12
+    monkeypatch.setenv("COLUMNS", "80")
+    assert "…" not in Shell("p").prompt()

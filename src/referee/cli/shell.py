@@ -26,7 +26,7 @@ from referee.cli.common import ShellPlugin, Workspace
 from referee.errors import RefereeError, UsageError, quote
 from referee.games.actions import Actions
 from referee.games.roster import ROSTER
-from referee.text import pick
+from referee.text import pick, printable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -67,6 +67,9 @@ def command_names(game: games.GameInfo) -> tuple[str, ...]:
     actions = tuple(a.name for a in games.load(game.name).actions) if game.has_sessions else ()
     tools = games.module(game.name, "cli").app.registered_commands
     return (*actions, *(c.name or get_command_name(c.callback.__name__) for c in tools))
+
+
+TYPING = 12  # the cells the prompt leaves to type in at least (`claim 6-6 --by ann`)
 
 
 class Shell:
@@ -350,11 +353,25 @@ class Shell:
         return tuple(loaded.session.engine.legal_actions(loaded.state))
 
     def prompt(self) -> str:
-        """Whose turn it is and what they face: `Bob vs Nine> `."""
+        """Whose turn it is and what they face: `Bob vs Nine> `; on a narrow screen a long
+        name gives way first, so TYPING cells are left to type in (`Maximilianus-Abc claims
+        Double Sixes+> ` left one, and the typed line wrapped mid-word)."""
         try:
-            return self.plugin.prompt(self.loaded().state) + "> "
+            loaded = self.loaded()
+            said = printable(self.plugin.prompt(loaded.state))
         except RefereeError:
             return "(unreadable)> "
+        from referee.render.cells import cut, width_of
+        from referee.session import seated_players
+
+        room = output.width() - TYPING - len("> ")
+        over = width_of(said) - room
+        names = sorted((printable(p.name) for p in seated_players(loaded.session, loaded.state)),
+                       key=width_of, reverse=True)  # fmt: skip
+        name = next((n for n in names if n in said), None)
+        if over > 0 and name is not None:
+            said = said.replace(name, cut(name, max(4, width_of(name) - over), "…"), 1)
+        return cut(said, max(room, 8), "…") + "> "
 
     def help(self, topic: str | None = None) -> str:
         """The actions open now with what each does, or one command explained."""

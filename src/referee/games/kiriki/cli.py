@@ -200,7 +200,7 @@ def shell_prompt(state: kiriki.State) -> str:
         case kiriki.Phase.BELIEVED if state.claim is kiriki.TOP_CLAIM:
             return f"{who} must reroll"
         case kiriki.Phase.BELIEVED:
-            return f"{who} reveals, raises or rerolls"
+            return f"{who}: reveal/raise/reroll"  # short: a name and room to type fit
     return who
 
 
