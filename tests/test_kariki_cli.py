@@ -158,7 +158,8 @@ def test_shell_help_lists_exactly_the_actions_that_work_now(
     )
     offered = json.loads(referee("show", "--json").out)["buyback_open"] or ["Cy"]
     arguments = {"claim": "11", "pull": "4-5", "slash": "ann", "buyback": offered[0],
-                 "join": "Zed", "leave": "ann", "replace": "ann Zed"}  # fmt: skip
+                 "join": "Zed", "leave": "ann", "replace": "ann Zed",
+                 "seat": "--first bob"}  # fmt: skip
     path = session_file(home)
     for name in [n.strip() for n in not_now.split(",") if n.strip()]:
         before = path.read_bytes()

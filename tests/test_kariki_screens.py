@@ -93,7 +93,7 @@ KARIKI two                play goes left
   Ann (Ace)          .....
 > Bob                //... |
 / slashes  | tally
-Bob faces Nine: roll / pull / pass
+Bob faces Nine: roll, pull or pass
 Ann answers for it
 pot 2 · each paid 1
 ''', id='compact-2'),
@@ -108,7 +108,7 @@ KARIKI two                play goes left
   .-+-/  slashes |
     .
 / slashes
-Bob faces Nine: roll / pull / pass
+Bob faces Nine: roll, pull or pass
 Ann answers for it
 pot 2 · each paid 1
 ''', id='full-2-at-40'),
@@ -151,7 +151,7 @@ KARIKI six                play goes left
   Dee                .....
   Fay                .....
 OUT: Eve (bar)
-Cy faces Nine: roll / pull / pass
+Cy faces Nine: roll, pull or pass
 Bob answers for it; passed: Bob
 Eve may buy back: buyback Eve (12)
 pot 12 · each paid 2
@@ -291,7 +291,7 @@ KARIKI chain              play goes left
   Cy                 .....
   Dee                .....
   Eve                .....
-Ann faces Nine: pull / final pass
+Ann faces Nine: pull or final pass
 Eve answers for it; passed: Bob, Cy,
 Dee, Eve
 pot 5 · each paid 1

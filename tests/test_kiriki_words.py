@@ -307,7 +307,7 @@ def test_a_forced_reroll_screen(referee: Runner) -> None:
         "4 5 6 7 8 9 10 11 BB RR JJ QQ KK [AA]",
         "claim: Pair of Aces by Ann",
         "Ann must reroll (or reveal a bluff):",
-        "reveal / reroll",
+        "reveal or reroll",
     ])  # fmt: skip
     assert "raise" not in shown.replace("reroll", "")
 
@@ -320,7 +320,7 @@ def test_a_match_point_screen(referee: Runner) -> None:
     assert "\n".join(line.rstrip() for line in shown.splitlines()[5:]) == "\n".join([
         "first to 3, win by 2: 2-0",
         "match point: Ann",
-        "Bob rolls and claims: claim / kiriki",
+        "Bob rolls and claims: claim or kiriki",
     ])  # fmt: skip
 
 

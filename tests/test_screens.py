@@ -84,7 +84,7 @@ AFTER_AN_ACTION = [
     pytest.param(["new", "liars", "A", "B", "C", "D", "E", "F", "G", "H"], ["liars", "bid", "5x3"],
                  "A bids five threes", "raises", id="liars-8"),
     pytest.param(["new", "kiriki", "Ann", "Bob", "--first", "Ann"], ["kiriki", "claim", "9"],
-                 "Ann claims 9", "Bob: lift / believe / roll", id="kiriki"),
+                 "Ann claims 9", "Bob: lift, believe or roll", id="kiriki"),
     pytest.param(["new", "kalooki", "A", "B", "C", "D", "E", "F"],
                  ["kalooki", "down", "C", "7H 7S 7D / 8C 8S 8D / 9H 9S JK"], "C lays down",
                  "R1 333 (3 threes), A deals\ndown: C", id="kalooki-6"),

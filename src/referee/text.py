@@ -105,6 +105,16 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+def one_of(choices: Sequence[str]) -> str:
+    """The choices open, as said: `roll, pull or pass` (a screen wraps it between words; with
+    ` / ` it broke a line before a lone `/ pass`).
+
+    >>> one_of(["roll", "pull", "pass"]), one_of(["lift"]), one_of([])
+    ('roll, pull or pass', 'lift', '')
+    """
+    return " or ".join(filter(None, [", ".join(choices[:-1]), *choices[-1:]]))
+
+
 def as_typed(word: str) -> str:
     """`word` (already `printable`) as it is typed in a command the card suggests: as it is,
     else in double quotes, which the shell, bash, cmd and PowerShell all read, else as `shlex`

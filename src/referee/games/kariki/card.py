@@ -19,7 +19,7 @@ from referee.games.money import show
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, cut_apart, ljust, width_of, wrap_words
 from referee.render.common import header, wrap_list, wrapped_lines
-from referee.text import printable, typed_name
+from referee.text import one_of, printable, typed_name
 
 GLYPHS: dict[Cause, str] = {
     Cause.LIE: "T",  # the seed's tear: a bluff caught
@@ -62,7 +62,7 @@ def status(state: State) -> Text:
         own = [c for c in choices(state) if c != "buyback"]  # a buy-back is the out player's
         if state.chain_is_back:  # his pass is the final pass: the first passer must answer
             own = ["final pass" if c == "pass" else c for c in own]
-        text.append(f" faces {LADDER.name(state.claim)}: {' / '.join(own)}")
+        text.append(f" faces {LADDER.name(state.claim)}: {one_of(own)}")
         answers = printable(state.name(state.responsible))
         text.append(f"\n{answers} answers for it")
         if state.passers:

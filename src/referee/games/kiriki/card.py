@@ -20,7 +20,7 @@ from referee.notation.dice import KIRIKI_WORDS as WORDS
 from referee.notation.dice import Rank
 from referee.render.cells import cut, ljust, width_of
 from referee.render.common import header, wrapped_lines
-from referee.text import printable
+from referee.text import one_of, printable
 
 # Seven-segment digits, three rows each: plain ASCII, so they line up on any terminal.
 _DIGITS = {
@@ -73,7 +73,7 @@ def status(state: State) -> Text:
         return text
     who = printable(state.name(state.turn))
     text.append(who, style="bold")
-    moves = " / ".join(legal_actions(state))
+    moves = one_of(legal_actions(state))
     match state.phase:
         case Phase.CLAIM:
             need = f" {LADDER.name(state.need)} or higher" if state.need else ""
