@@ -282,3 +282,25 @@ def test_words_too_many_are_named_in_the_house_style(
     monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
     assert f"error: {said} (a name with a space goes in quotes)\n" in referee("shell").err
     assert session_file(home).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [("zoe", "Zoë Müller"), ("ZOE M", "Zoë Müller"), ("jose", "José"), ("josé", "José"),
+     ("josep", "Joséphine")],
+)  # fmt: skip
+def test_a_player_is_named_without_the_accents_a_phone_keyboard_lacks(
+    referee: Runner, typed: str, named: str
+) -> None:
+    """`seat --first zoe` was refused ("unknown player 'zoe'") for Zoë Müller."""
+    players = ["Ann", "Zoë Müller", "José", "Joséphine"]
+    assert referee("new", "kariki", *players, "--name", "friday").code == 0
+    result = referee("kariki", "seat", "--first", typed)
+    assert result.code == 0 and f"{named} rolls first" in result.out
+
+
+def test_without_accents_two_names_alike_still_ask_for_more_letters(referee: Runner) -> None:
+    assert referee("new", "kariki", "Zoë", "Zoe Lee", "Ann", "--name", "friday").code == 0
+    assert "Zoë rolls first" in referee("kariki", "seat", "--first", "zoë").out
+    result = referee("kariki", "seat", "--first", "zo")
+    assert result.code == 2 and "could be Zoë, Zoe Lee" in result.err

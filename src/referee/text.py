@@ -220,25 +220,37 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def _unaccented(text: str) -> str:
+    """`text` as `pick` compares it the second time: its letters without their accents."""
+    split = unicodedata.normalize("NFD", _folded(text))
+    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
+
+
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
-    """The one choice `text` names: by a label exactly, else by a unique prefix (any case).
+    """The one choice `text` names: by a label exactly, else by a unique prefix (any case);
+    then the same with accents left out (`zoe`, `jose`), where that still tells them apart.
 
     Several labels may name one value (a player's name and nickname). The one matcher for
     players, commands and rules, so every near miss reads alike.
 
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
+    >>> pick("jose", [("José", 0), ("Joséphine", 1)], "player")  # an accent: what tells apart
+    0
     """
-    wanted = _folded(text.strip())
-    for label, value in choices:
-        if _folded(label) == wanted:
-            return value
     found: dict[str, T] = {}
-    for label, value in choices:
-        if wanted and _folded(label).startswith(wanted) and value not in found.values():
-            found[label] = value
-    if len(found) == 1:
-        return next(iter(found.values()))
+    for fold in (_folded, _unaccented):  # then `zoe` for Zoë, on a keyboard without the accent
+        wanted = fold(text.strip())
+        for label, value in choices:
+            if fold(label) == wanted:
+                return value
+        for label, value in choices:
+            if wanted and fold(label).startswith(wanted) and value not in found.values():
+                found[label] = value
+        if len(found) == 1:
+            return next(iter(found.values()))
+        if found:
+            break
     labels = [label for label, _ in choices]
     if found:
         spaced = next((label for label in found if " " in label), None)  # `--by alexander braun`
@@ -247,6 +259,7 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
         raise UsageError(f"{what} {quote(text)} could be {names}: type more letters{hint}")
     import difflib  # a slip's suggestion: no need to load it for every command
 
+    wanted = _folded(text.strip())
     close = difflib.get_close_matches(wanted, [label.casefold() for label in labels], 1, 0.6)
     if close:
         guess = next(label for label in labels if label.casefold() == close[0])
