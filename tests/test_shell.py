@@ -42,7 +42,10 @@ def test_a_scripted_night_runs_line_by_line(
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        pytest.param("zz", "unknown command 'zz'", id="unknown"),
+        pytest.param(  # what is open now, where it listed closed commands too
+            "zz", "unknown command 'zz': open now claim, kariki, slash, seat; help lists the rest",
+            id="unknown",
+        ),
         pytest.param(
             "slash Bob drop -5",
             "-5 is no option, and no count or amount is below 0",

@@ -290,10 +290,14 @@ class Shell:
             return other.name
         try:  # a slip's "did you mean" never offers join, leave or replace (`clear`: leave?)
             return pick(word, [(n, n) for n in (*open_now, *rest)], "command")
-        except UsageError:
+        except UsageError as unknown:
             from referee.cli.moves import owners_of
 
             owners = owners_of(word, self.game)
+            if not owners and "did you mean" not in str(unknown) and open_now:
+                # what is open, not the first twelve commands (closed ones among them)
+                said = f"unknown command {quote(word)}: open now {', '.join(open_now)}"
+                raise UsageError(f"{said}; help lists the rest") from None
             if not owners:
                 raise
             theirs = " and ".join(g.title for g in owners)
