@@ -241,3 +241,16 @@ def test_beyond_fifteen_the_greedy_rule_still_settles_to_the_cent(
     check_settles(balances, transfers)
     assert not is_exact(balances)
     assert settle(dict(reversed(balances.items()))) == transfers
+
+
+def test_beyond_fifteen_a_count_no_lower_than_the_payers_is_the_fewest() -> None:
+    """`night settle` hedged "maybe not the fewest" when nineteen players each paid the one
+    winner: each debtor pays once at least, so nineteen is the minimum, by any rule."""
+    star = {"Ivy": 1900, **{f"P{k:02d}": -100 for k in range(19)}}
+    transfers = settle(star)
+    assert len(transfers) == 19 and is_exact(star, transfers)
+    two_winners = {"Ivy": 950, "Jo": 950, **{f"P{k:02d}": -100 for k in range(19)}}
+    transfers = settle(two_winners)
+    assert len(transfers) == 20  # one payer pays both: 19 can not settle it
+    assert not is_exact(two_winners, transfers)  # the fewest, but not proven so here
+    assert not is_exact(SIXTEEN, settle(SIXTEEN))

@@ -290,7 +290,7 @@ def settlement(ledger: Ledger, at: str, left_out: Sequence[str] = ()) -> Settlem
     transfers = tuple(Transfer(t.payer, t.payee, t.cents) for t in found)
     nets = tuple((n, ledger.nets.get(n, 0)) for n in ledger.players if n in ledger.nets)
     check_settlement(nets, transfers)
-    return Settlement(at, nets, transfers, is_exact(balances), tuple(left_out))
+    return Settlement(at, nets, transfers, is_exact(balances, found), tuple(left_out))
 
 
 def check_settlement(nets: Sequence[tuple[str, int]], transfers: Sequence[Transfer]) -> None:

@@ -33,7 +33,7 @@ creditor, leaving 100 on Ann and on Bob that one of Dee and Eve must split.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 EXACT_LIMIT = 15
@@ -56,13 +56,21 @@ def _name_order(name: str) -> tuple[str, str]:
     return name.casefold(), name
 
 
-def is_exact(balances: Mapping[str, int]) -> bool:
-    """Whether `settle` promises the minimum: at most `EXACT_LIMIT` players have a balance.
+def is_exact(balances: Mapping[str, int], transfers: Sequence[Transfer] = ()) -> bool:
+    """Whether the count of `transfers` (what `settle` gave) is promised to be the minimum: at
+    most `EXACT_LIMIT` players have a balance (found exactly), or no count could be lower:
+    every debtor pays once at least and every creditor is paid once at least (twenty owing
+    one winner take nineteen transfers, whatever the rule).
 
     >>> is_exact({"Ann": 5, "Bob": -5, "Cy": 0})
     True
+    >>> many = {"Ann": 1900, **{f"P{k}": -100 for k in range(19)}}
+    >>> is_exact(many), is_exact(many, settle(many))
+    (False, True)
     """
-    return sum(1 for cents in balances.values() if cents != 0) <= EXACT_LIMIT
+    owing = sum(1 for cents in balances.values() if cents < 0)
+    owed = sum(1 for cents in balances.values() if cents > 0)
+    return owing + owed <= EXACT_LIMIT or 0 < len(transfers) == max(owing, owed)
 
 
 def settle(balances: Mapping[str, int]) -> tuple[Transfer, ...]:
