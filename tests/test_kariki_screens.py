@@ -657,3 +657,19 @@ def test_the_out_line_wraps_between_names_and_marks_a_buyback(
     ]
     monkeypatch.setattr("sys.stdin", io.StringIO('buyback "Alexander Braun"\n'))
     assert "Alexander Braun buys back for 12" in referee("shell").out
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("friday", "KARIKI friday             play goes left"),
+        ("abcdefghijklmnopqrstuv", "KARIKI abcdefghijklmnopqrstuv  goes left"),
+        ("abcdefghijklmnopqrstuvwxyz12", "KARIKI abcdefghijklmnopqrstuv… goes left"),
+    ],
+)
+def test_a_long_session_name_gives_way_to_the_direction(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, name: str, first: str
+) -> None:
+    """A 28-letter session name dropped `play goes left` from the card's first line."""
+    monkeypatch.setenv("COLUMNS", "40")
+    assert referee("new", "kariki", "Ann", "Bob", "--name", name).out.splitlines()[1] == first

@@ -105,10 +105,14 @@ def _offers(state: State, text: Text) -> None:
 
 def _header(state: State, title: str, width: int) -> Text:
     """`KARIKI friday          play goes left`: which way play goes, where it fits."""
-    used = width_of(f"KARIKI {printable(title)}")
+    shown = printable(title)
     way = state.direction.value
+    used = width_of(f"KARIKI {shown}")
     right = next((r for r in (f"play goes {way}", f"goes {way}") if used + 1 + len(r) <= width), "")
-    return header("KARIKI", title, width, right)
+    if not right:  # a long session name gives way: the direction matters at the table
+        right = f"goes {way}"
+        shown = cut(shown, max(1, width - len("KARIKI  ") - len(right)), "…")
+    return header("KARIKI", shown, width, right)
 
 
 # ---------------------------------------------------------------------------- the full card
