@@ -1017,3 +1017,11 @@ def test_the_order_line_names_two_players_when_the_short_words_let_it(referee: R
     assert "play goes up: Ann, Bartholomewsmith, …" in out
     out = referee("new", "liars", "Annabelle", *names[1:], "--name", "belle").out.splitlines()
     assert "play goes up the list: Annabelle, …" in out  # "up:" names no more
+
+
+def test_a_name_too_wide_for_the_order_line_is_cut_not_left_out(referee: Runner) -> None:
+    """Sixteen wide characters on turn left `play goes up: …`, naming nobody."""
+    wide = "王小明王小明王小明王小明王小明王"
+    names = [wide, "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
+    out = referee("new", "liars", *names, "--name", "wide").out.splitlines()
+    assert "play goes up the list: 王小明王小明…, …" in out

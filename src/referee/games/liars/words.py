@@ -9,7 +9,7 @@ from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid, count_dice
 from referee.games.money import house_words, show
 from referee.games.roster import Joined, Left, Replaced
-from referee.render.cells import width_of
+from referee.render.cells import cut, width_of
 from referee.text import printable
 
 # What a table reads on the card when its ruleset differs from the bundled one in a key.
@@ -51,6 +51,8 @@ def play_goes(order: Sequence[str], width: int | None = None) -> str:
         return text
     while names and width_of(", ".join(names)) + 3 > width:
         names.pop()
+    if not names and width >= 6:  # the first name alone is too wide (CJK): cut it, say it
+        names = [cut(printable(order[0]), width - 3, "…")]
     return ", ".join([*names, "…"])
 
 
