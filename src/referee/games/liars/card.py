@@ -185,7 +185,10 @@ def _play_goes(state: State, width: int) -> str:
         head + play_goes(order, width - len(head))
         for head in (f"play goes {way} the list: ", f"play goes {way}: ")
     )
-    return long if long.count(", ") >= min(2, short.count(", ")) else short  # `Cy, Dee, …`: 2
+    def named(line: str) -> tuple[int, bool]:  # `Cy, Dee, …`: two names, whole
+        return line.count(", "), "…," not in line
+
+    return long if named(long) >= min((2, True), named(short)) else short
 
 
 def card_text(state: State, title: str, width: int = 40, compact: bool = False) -> list[Text]:
