@@ -43,7 +43,8 @@ def test_a_scripted_night_runs_line_by_line(
     ("line", "message"),
     [
         pytest.param(  # what is open now, where it listed closed commands too
-            "zz", "unknown command 'zz': open now claim, kariki, slash, seat; help lists the rest",
+            "zz",
+            "unknown command 'zz': open now claim, kariki, slash, seat; help lists the rest",
             id="unknown",
         ),
         pytest.param(

@@ -185,6 +185,7 @@ def _play_goes(state: State, width: int) -> str:
         head + play_goes(order, width - len(head))
         for head in (f"play goes {way} the list: ", f"play goes {way}: ")
     )
+
     def named(line: str) -> tuple[int, bool]:  # `Cy, Dee, …`: two names, whole
         return line.count(", "), "…," not in line
 
