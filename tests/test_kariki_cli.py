@@ -304,3 +304,21 @@ def test_without_accents_two_names_alike_still_ask_for_more_letters(referee: Run
     assert "Zoë rolls first" in referee("kariki", "seat", "--first", "zoë").out
     result = referee("kariki", "seat", "--first", "zo")
     assert result.code == 2 and "could be Zoë, Zoe Lee" in result.err
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (("slash", "bob", "drop", "25", "--seconds", "30"), "two amounts (25 and --seconds 30)"),
+        (("slash", "bob", "2", "--count", "3"), "two amounts (2 and --count 3)"),
+    ],
+)
+def test_an_amount_given_as_a_word_and_an_option_names_both(
+    referee: Runner, home: Path, line: tuple[str, ...], said: str
+) -> None:
+    """The refusal said "give the amount once: as a word, or as --seconds / --count"."""
+    assert referee(*START).code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", *line)
+    assert result.code == 2 and result.err == f"error: {said}: give one\n"
+    assert session_file(home).read_bytes() == before

@@ -322,7 +322,9 @@ def _build_slash(typed: Mapping[str, Any], state: State, table: Table) -> Slash:
     seconds, count = typed["seconds"], typed["count"]
     if amount is not None:
         if seconds is not None or count is not None:
-            raise UsageError("give the amount once: as a word, or as --seconds / --count")
+            option = "--seconds" if seconds is not None else "--count"
+            given = f"{amount} and {option} {seconds if seconds is not None else count}"
+            raise UsageError(f"two amounts ({given}): give one")
         if found is not None and found.seconds_per_slash is not None:
             seconds = amount
         else:
