@@ -585,3 +585,29 @@ def test_a_long_name_gives_way_so_the_prompt_leaves_room_to_type(
     assert shown == prompt and width_of(shown) <= 40 - 12
     monkeypatch.setenv("COLUMNS", "80")
     assert "…" not in Shell("p").prompt()
+
+
+@pytest.mark.parametrize(
+    ("game", "lines", "said"),
+    [
+        ("kariki", ["claim 9 --by alexander braun"], "Alexander Braun claims Nine"),
+        ("kariki", ["leave ALEXANDER  BRANDT"], "Alexander Brandt leaves: out"),
+        ("mia", ["announce 43 --by alexander braun"], "Alexander Braun announces 43"),
+        ("liars", ["bid 2x3 --by Alexander Braun"], "Alexander Braun bids"),
+    ],
+)
+def test_a_whole_name_typed_without_quotes_is_one_word(
+    referee: Runner,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    lines: list[str],
+    said: str,
+) -> None:
+    """`leave Alexander Braun` was refused ("unexpected extra argument (Braun)"), and Mia's
+    `l 43 --by Alexander Braun` read the rank '43 Braun'."""
+    names = ["Alexander Braun", "Alexander Brandt", "Cy"]
+    assert referee("new", game, *names, "--name", "sp", "--first", "Alexander Braun").code == 0
+    feed(monkeypatch, "\n".join(lines) + "\n")
+    result = referee("shell")
+    assert result.code == 0 and said in result.out, result.err

@@ -182,7 +182,7 @@ class Shell:
         if not looks and self._changed_elsewhere():
             return 1
         try:
-            words = self._own_game(shlex.split(line))
+            words = self._own_game(self._names_as_one(shlex.split(line)))
             words = self._bare(words)
             head = self._command(words[0])
             self._whole(words[0], head)
@@ -304,6 +304,33 @@ class Shell:
             title = games.info(self.game).title
             hint = f": try {', '.join(open_now)}" if open_now else ""
             raise UsageError(f"{quote(word)} is an action of {theirs}, not {title}{hint}") from None
+
+    def _names_as_one(self, words: list[str]) -> list[str]:
+        """A player's whole name typed without quotes is one word: `leave Alexander Braun`,
+        `claim 9 --by alexander braun` (in any case), as the scorekeeper meant it."""
+        try:
+            loaded = self.loaded()
+        except RefereeError:
+            return words
+        from referee.session import seated_players
+        from referee.text import name_key
+
+        spaced = {  # the key of each name of two words or more, and how many words it is
+            name_key(n): len(n.split())
+            for p in seated_players(loaded.session, loaded.state)
+            for n in (p.name, p.nickname)
+            if n and len(n.split()) > 1
+        }
+        lengths = sorted(set(spaced.values()), reverse=True)  # the longest name first
+        found: list[str] = []
+        at = 0
+        while at < len(words):
+            size = next(
+                (k for k in lengths if spaced.get(name_key(" ".join(words[at : at + k]))) == k), 1
+            )
+            found.append(" ".join(words[at : at + size]))
+            at += size
+        return found
 
     def _bare(self, words: list[str]) -> list[str]:
         """A line that names no command is the words of the game's bare action when it is
