@@ -784,3 +784,24 @@ def test_card_lines_counts_what_the_full_card_takes(width: int) -> None:
     for state in states(session):
         drawn = card_text(render.card(state, "night", width, compact=False), width)
         assert render.card_lines(state, width) == len(drawn.splitlines())
+
+
+def test_the_compact_card_says_who_is_out_first_out_first_on_one_line(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 20 players the `out:` line ran to four lines, in seat order; Liar's dice's says the
+    order they went out, on one line."""
+    monkeypatch.setenv("COLUMNS", "40")
+    names = "Alexander Bob Cy Dee Eve Fay Gus Hal Ivy Jo Kim Lou Max Ned Oz Pat Quinn Rosa Sam Tom"
+    assert referee("new", "mia", *names.split(), "--name", "m20").code == 0
+    gone = names.split()[:7:-1]  # Tom first, then back to Ivy
+    for name in gone:
+        assert referee("mia", "leave", name).code == 0
+    assert referee("show", "--compact").out.splitlines()[1:4] == [
+        ">Alexander 6  Bob 6  Cy 6  Dee 6  Eve 6",
+        "Fay 6  Gus 6  Hal 6",
+        "out (12): Tom, Sam, Rosa, Quinn, Pat, …",
+    ]
+    referee("new", "mia", "Ann", "Bob", "Cy", "--name", "m3")
+    referee("mia", "leave", "cy")
+    assert "out: Cy" in referee("show", "--compact").out.splitlines()

@@ -133,3 +133,21 @@ def cut_apart(texts: Sequence[str], width: int, mark: str = "…") -> list[str]:
                 found[i] = head + mark + end
                 break
     return found
+
+
+def listed(names: Sequence[str], width: int | None = None) -> str:
+    """Names (already `printable`) one after another: `Ann, Dee, Cy, Bob`, cut with `…` past
+    `width` cells; a first name too wide alone is cut itself, so one is always named.
+
+    >>> listed(["Ann", "Dee", "Cy", "Bob"]), listed(["Ann", "Dee", "Cy", "Bob"], 12)
+    ('Ann, Dee, Cy, Bob', 'Ann, Dee, …')
+    """
+    text = ", ".join(names)
+    if width is None or width_of(text) <= width:
+        return text
+    kept = list(names)
+    while kept and width_of(", ".join(kept)) + 3 > width:
+        kept.pop()
+    if not kept and names and width >= 6:  # the first name alone is too wide (CJK)
+        kept = [cut(names[0], width - 3, "…")]
+    return ", ".join([*kept, "…"])

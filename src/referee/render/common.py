@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import RenderableType
 from rich.text import Text
 
-from referee.render.cells import cut, width_of
+from referee.render.cells import cut, listed, width_of
 from referee.text import printable
 
 if TYPE_CHECKING:
@@ -59,6 +59,19 @@ def wrapped_lines(text: str, columns: int) -> int:
 
     console = Console(width=columns, no_color=True, legacy_windows=False)
     return sum(len(Text(line, tab_size=8).wrap(console, columns)) for line in lines)
+
+
+def out_line(names: Sequence[str], width: int) -> Text | None:
+    """Who is out, first out first, on one line: `out: Ann, Cy`; when too many are to name
+    them all, how many and those that fit (`out (12): Ann, Cy, …`). None: nobody is out."""
+    if not names:
+        return None
+    shown = [printable(name) for name in names]
+    said = "out: " + listed(shown)
+    if width_of(said) > width:
+        head = f"out ({len(names)}): "
+        said = head + listed(shown, width - len(head))
+    return Text(said, style="red")
 
 
 def house_line(phrases: list[str], width: int) -> Text | None:

@@ -22,7 +22,7 @@ from referee.games.liars.engine import (
 )
 from referee.games.liars.words import play_goes
 from referee.render.cells import cut_apart, ljust, width_of, wrap_words
-from referee.render.common import header, wrapped_lines
+from referee.render.common import header, out_line, wrapped_lines
 from referee.text import printable
 
 WIDE = 60  # columns from which each player's lost dice are drawn beside those left
@@ -160,15 +160,9 @@ def _folded(state: State, width: int) -> list[Text]:
 
 
 def _out(state: State, width: int) -> list[Text]:
-    """Who is out, first out first, on one line (cut with `…` when many are)."""
-    out = [state.name(i) for i in state.out_in_order]
-    if not out:
-        return []
-    said = "out: " + play_goes(out)
-    if width_of(said) > width:  # too many to name: say how many, and name those that fit
-        head = f"out ({len(out)}): "
-        said = head + play_goes(out, width - len(head))
-    return [Text(said, style="red")]
+    """Who is out, first out first, on one line."""
+    line = out_line([state.name(i) for i in state.out_in_order], width)
+    return [] if line is None else [line]
 
 
 def _play_goes(state: State, width: int) -> str:

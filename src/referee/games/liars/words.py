@@ -9,7 +9,7 @@ from referee.games.liars import engine as ld
 from referee.games.liars.bids import Bid, count_dice
 from referee.games.money import house_words, show
 from referee.games.roster import Joined, Left, Replaced
-from referee.render.cells import cut, width_of
+from referee.render.cells import listed
 from referee.text import printable
 
 # What a table reads on the card when its ruleset differs from the bundled one in a key.
@@ -40,20 +40,8 @@ def words(facts: Sequence[ld.Fact]) -> str:
 
 
 def play_goes(order: Sequence[str], width: int | None = None) -> str:
-    """The order of play as names: `Ann, Dee, Cy, Bob`, cut with `…` past `width` columns.
-
-    >>> play_goes(["Ann", "Dee", "Cy", "Bob"]), play_goes(["Ann", "Dee", "Cy", "Bob"], 12)
-    ('Ann, Dee, Cy, Bob', 'Ann, Dee, …')
-    """
-    names = [printable(name) for name in order]
-    text = ", ".join(names)
-    if width is None or width_of(text) <= width:
-        return text
-    while names and width_of(", ".join(names)) + 3 > width:
-        names.pop()
-    if not names and width >= 6:  # the first name alone is too wide (CJK): cut it, say it
-        names = [cut(printable(order[0]), width - 3, "…")]
-    return ", ".join([*names, "…"])
+    """The order of play as names: `Ann, Dee, Cy, Bob`, cut with `…` past `width` columns."""
+    return listed([printable(name) for name in order], width)
 
 
 def _sentence(fact: ld.Fact) -> str:
