@@ -279,8 +279,9 @@ def test_words_too_many_are_named_in_the_house_style(
     result = referee("kariki", *line)
     tail = " (a name with a space goes in quotes) (see --help)\n"
     assert result.code == 2 and result.err == f"error: {said}{tail}"
-    monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
-    assert f"error: {said} (a name with a space goes in quotes)\n" in referee("shell").err
+    if "braun" not in line:  # the shell takes a whole name unquoted
+        monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(line) + "\n"))
+        assert f"error: {said} (a name with a space goes in quotes)\n" in referee("shell").err
     assert session_file(home).read_bytes() == before
 
 
