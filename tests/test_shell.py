@@ -496,6 +496,42 @@ def test_one_letter_never_ends_a_round_a_match_or_the_night(
     assert referee("log").out == "no events yet\n"
 
 
+@pytest.mark.parametrize(
+    ("new", "title"),
+    [pytest.param(KIRIKI, "Kiriki", id="kiriki"),
+     pytest.param(("liars", "Ann", "Bob", "Cy", "Dee"), "Liar's dice", id="liars")],
+)  # fmt: skip
+def test_kariki_by_its_alias_is_kariki_in_every_shell(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, new: tuple[str, ...], title: str
+) -> None:
+    """`k claim 9` at a Kiriki table answered "type 'kiriki' in full": `k` followed by one of
+    Kariki's commands is Kariki's alias there too, as on the command line and in any shell."""
+    import io
+
+    assert referee("new", *new, "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("k claim 9\nk roll\nk odds 9\n"))
+    result = referee("shell")
+    refused = "error: session 'friday' is {}: 'kariki {}' needs a Kariki session"
+    assert result.code == 2 and result.err.splitlines() == [
+        refused.format(title, "claim") + " (referee new kariki ... or -s NAME)",
+        refused.format(title, "roll") + " (referee new kariki ... or -s NAME)",
+    ]
+    assert "> k odds 9\na fresh roll meets Nine or better: 16/36" in result.out
+    assert referee("log").out == "no events yet\n"
+
+
+@pytest.mark.parametrize("typed", ["k", "k 9", "k --by ann", "K"])
+def test_k_with_nothing_kariki_takes_is_still_a_slip_of_kiriki(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    import io
+
+    referee("new", *KIRIKI, "--name", "friday")
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+    result = referee("shell")
+    assert (result.code, result.err) == (2, "error: type 'kiriki' in full: it ends the round\n")
+
+
 def test_a_rank_alone_at_a_claims_prompt_is_the_claim(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
