@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SESSION_GAMES, Example, Runner, examples, examples_of, session_file
+from conftest import (
+    SESSION_GAMES,
+    Example,
+    Runner,
+    every_game,
+    examples,
+    examples_of,
+    fresh,
+    session_file,
+)
 from referee import games, storage
 from referee.games import GameInfo
 from referee.session import states
@@ -84,3 +93,33 @@ def test_a_newcomer_and_a_leaver_at_a_table_for_money_are_named(
         "leave",
         players[0],
     ]
+
+
+# ------------------------------------------------------------------ help
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_every_actions_help_names_people(referee: Runner, game: GameInfo) -> None:
+    """`help claim` said "it also means he took the mug", `help join` "He sits after PLAYER",
+    `help replace` "OLD keeps the games he finished": each action's help in the shell, and
+    every word of its declaration (its options' help too), names the player or the role."""
+    from referee.cli.shell import Shell
+
+    engine = games.load(game.name)
+    declared = {"new": engine.new.help}
+    declared |= {f"new {p.name}": p.help or "" for p in engine.new.options}
+    for action in engine.actions:
+        declared[action.name] = action.help
+        declared |= {f"{action.name} {p.name}": p.help or "" for p in action.params}
+    assert {name: text for name, text in declared.items() if PRONOUN.search(text)} == {}
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    shell = Shell(None)
+    helped = {action.name: shell.help(action.name) for action in engine.actions}
+    assert all(text.startswith(name) for name, text in helped.items())
+    assert {name: text for name, text in helped.items() if PRONOUN.search(text)} == {}
+
+
+@pytest.mark.parametrize("command", [["join"], ["leave"], ["replace"], ["stats"]])
+def test_the_shared_commands_help_names_people(referee: Runner, command: list[str]) -> None:
+    result = referee(*command, "--help")
+    assert result.code == 0 and pronouns(result.out) == [], result.out
