@@ -76,6 +76,27 @@ def test_bad_ranks_are_notation_errors(text: str) -> None:
         parse_rank(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        pytest.param("pair of sixes", "did you mean 'double sixes'?", id="pair-of-sixes"),
+        pytest.param("pair of 6s", "did you mean 'double sixes'?", id="pair-of-6s"),
+        pytest.param("double 6s", "did you mean 'double sixes'?", id="double-6s"),
+        pytest.param("sixes", "did you mean 'double sixes'?", id="sixes"),
+        pytest.param("pair of 1s", "did you mean 'double ones'?", id="pair-of-1s"),
+        pytest.param("double one", "did you mean 'double ones'?", id="double-one"),
+        pytest.param("sevens", "try 9, nine, 4-5, 66, boxcars or 1-1", id="no-pair-of-sevens"),
+        pytest.param("double sixe", "did you mean 'double sixes'?", id="a-slip-of-a-word"),
+    ],
+)
+def test_a_double_by_its_number_is_hinted_to_that_double(text: str, hint: str) -> None:
+    """`pair of sixes` was hinted to 'pair of reds' (2-2), `double 6s` to 'double twos' and
+    `sixes` to 'six': near spellings, not the double the number names."""
+    with pytest.raises(NotationError) as error:
+        parse_rank(text)
+    assert str(error.value) == f"unknown rank '{text}': {hint}"
+
+
 @given(st.text(max_size=40))
 def test_rank_parser_returns_a_rank_or_a_notation_error(text: str) -> None:
     try:

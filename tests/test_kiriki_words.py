@@ -380,3 +380,51 @@ def test_a_pair_by_its_number_is_hinted_to_its_name(typed: str, meant: str) -> N
     with pytest.raises(NotationError, match=f"did you mean '{meant}'"):
         KIRIKI_WORDS.parse_rank(typed)
     KIRIKI_WORDS.parse_rank(meant)  # and the hint is one that reads
+
+
+PAIRS_BY_NUMBER = [
+    pytest.param("pair of 6s", "pair of aces", id="pair-of-6s"),
+    pytest.param("pair of 6", "pair of aces", id="pair-of-6"),
+    pytest.param("pair of six", "pair of aces", id="pair-of-six"),
+    pytest.param("pair of sixs", "pair of aces", id="pair-of-sixs"),
+    pytest.param("double six", "pair of aces", id="double-six"),
+    pytest.param("double sixs", "pair of aces", id="double-sixs"),
+    pytest.param("double 6", "pair of aces", id="double-6"),
+    pytest.param("sixs", "pair of aces", id="sixs"),
+    pytest.param("6s", "pair of aces", id="6s"),
+    pytest.param("pair of 1s", "pair of blacks", id="pair-of-1s"),
+    pytest.param("pair of deuces", "pair of reds", id="pair-of-deuces"),
+    pytest.param("pair of 5s", "pair of kings", id="pair-of-5s"),
+]
+
+
+@pytest.mark.parametrize(("typed", "meant"), PAIRS_BY_NUMBER)
+def test_a_pair_by_its_number_in_digits_or_words_is_hinted_to_its_rank(
+    typed: str, meant: str
+) -> None:
+    """`pair of 6s` and `pair of 1s` were hinted to Pair of Reds, `double six` to double reds
+    and `pair of sixs` to Pair of Kings: the nearest spelling, not the pair the number names."""
+    with pytest.raises(NotationError) as error:
+        WORDS.parse_rank(typed)
+    assert str(error.value) == f"unknown rank '{typed}': did you mean '{meant}'?"
+
+
+@pytest.mark.parametrize(
+    "typed", ["pair of sevens", "sevens", "pair of 7s", "pair of nine", "double 66", "three"]
+)
+def test_a_number_no_pair_shows_is_never_hinted_to_a_near_spelling(typed: str) -> None:
+    """`pair of sevens` was hinted to Pair of Queens, `pair of nine` to Pair of Kings."""
+    with pytest.raises(NotationError) as error:
+        WORDS.parse_rank(typed)
+    assert str(error.value) == f"unknown rank '{typed}': try 9, nine, 4-5, pair of kings or KK"
+
+
+def test_following_the_hint_for_a_pair_of_6s_claims_a_pair_of_aces(referee: Runner) -> None:
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann")
+    refused = referee("kiriki", "claim", "pair of 6s")
+    assert (refused.code, refused.err) == (
+        2,
+        "error: unknown rank 'pair of 6s': did you mean 'pair of aces'?\n",
+    )
+    claimed = referee("kiriki", "claim", "pair of aces")
+    assert claimed.code == 0 and claimed.out.startswith("Ann claims Pair of Aces"), claimed

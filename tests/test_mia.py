@@ -207,8 +207,8 @@ def test_odds_match_counting_all_36_rolls() -> None:
         pytest.param({}, "Ann 54; Bob believe; Bob believe", "nothing to believe",
                      id="believe-twice"),
         pytest.param({}, "Ann lift 54", "nothing to lift", id="lift-at-the-start"),
-        pytest.param({}, "Ann 54; Bob believe; Bob lift 43", "rolls and announces higher",
-                     id="lift-own-mug"),
+        pytest.param({}, "Ann 54; Bob believe; Bob lift 43",
+                     "^Bob believed 54: Bob rolls and announces higher$", id="lift-own-mug"),
     ],
 )  # fmt: skip
 def test_announcements(changes: dict[str, Any], script: str, refused: str | None) -> None:
@@ -564,7 +564,7 @@ def test_the_shell_plays_mia_with_short_forms(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert referee(*START).code == 0
-    lines = ["a 54", "b", "a 61", "l 43", "a mia", "help", "g", "undo", "l 2-1", "odds 65"]
+    lines = ["a 54", "b", "a 61", "l 43", "a mia", "help", "giveup", "undo", "l 2-1", "odds 65"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = referee("shell")
     assert result.code == 0, result
@@ -576,7 +576,7 @@ def test_the_shell_plays_mia_with_short_forms(
         "Cy vs 61> l 43",
         "Cy lifts Bob's 61: 43 shown, a lie; Bob",
         "Cy rolls> a mia",
-        "Ann vs Mia> g",
+        "Ann vs Mia> giveup",
         "Ann gives up against Cy's Mia; Ann",
         "undid event 6: giveup --by Ann",
         "Ann lifts Cy's Mia: Mia shown, true; Ann",

@@ -478,26 +478,93 @@ def test_another_games_action_in_a_shell_on_a_named_session_writes_nowhere(
 KIRIKI = ("kiriki", "Ann", "Bob", "--first", "Ann")
 
 
+MIA = ("mia", "Ann", "Bob", "--first", "Ann")
+FACING_MIA = ("mia", "announce", "21")
+
+
 @pytest.mark.parametrize(
-    ("new", "typed", "said"),
+    ("new", "played", "typed", "said"),
     [
-        pytest.param(KIRIKI, "k", "'kiriki' in full: it ends the round", id="kiriki-k"),
-        pytest.param(KIRIKI, "res ann", "'resign' in full: it ends the match", id="resign"),
-        pytest.param(("kariki", "Ann", "Bob"), "set", "'settle' in full: it ends the night",
+        pytest.param(KIRIKI, (), "k", "'kiriki' in full: it ends the round", id="kiriki-k"),
+        pytest.param(KIRIKI, (), "res ann", "'resign' in full: it ends the match", id="resign"),
+        pytest.param(("kariki", "Ann", "Bob"), (), "set", "'settle' in full: it ends the night",
                      id="settle"),
-        pytest.param(("kalooki", "Ann", "Bob", "Cy"), "o ann", "'out' in full", id="out"),
+        pytest.param(("kalooki", "Ann", "Bob", "Cy"), (), "o ann", "'out' in full", id="out"),
+        pytest.param(MIA, FACING_MIA, "g", "'giveup' in full: it ends the round",
+                     id="mia-giveup"),
+        pytest.param(MIA, FACING_MIA, "give", "'giveup' in full: it ends the round",
+                     id="mia-give"),
     ],
 )  # fmt: skip
 def test_one_letter_never_ends_a_round_a_match_or_the_night(
-    referee: Runner, monkeypatch: pytest.MonkeyPatch, new: tuple[str, ...], typed: str, said: str
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    new: tuple[str, ...],
+    played: tuple[str, ...],
+    typed: str,
+    said: str,
 ) -> None:
+    """`g` facing a Mia gave up and cost a life."""
     import io
 
     assert referee("new", *new, "--name", "friday").code == 0
+    assert not played or referee(*played).code == 0
+    before = referee("log").out
     monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
     result = referee("shell")
     assert result.code == 2 and f"error: type {said}" in result.err
+    assert referee("log").out == before
+
+
+def test_giveup_typed_in_full_gives_up_to_mia(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    referee("new", *MIA, "--name", "friday")
+    referee(*FACING_MIA)
+    monkeypatch.setattr("sys.stdin", io.StringIO("giveup\n"))
+    assert referee("shell").code == 0
+    assert referee("log", "--script").out.splitlines()[1:] == [
+        "announce Mia --by Ann",
+        "giveup --by Bob",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("new", "title"),
+    [pytest.param(KIRIKI, "Kiriki", id="kiriki"),
+     pytest.param(("liars", "Ann", "Bob", "Cy", "Dee"), "Liar's dice", id="liars")],
+)  # fmt: skip
+def test_kariki_by_its_alias_is_kariki_in_every_shell(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, new: tuple[str, ...], title: str
+) -> None:
+    """`k claim 9` at a Kiriki table answered "type 'kiriki' in full": `k` followed by one of
+    Kariki's commands is Kariki's alias there too, as on the command line and in any shell."""
+    import io
+
+    assert referee("new", *new, "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("k claim 9\nk roll\nk odds 9\n"))
+    result = referee("shell")
+    refused = "error: session 'friday' is {}: 'kariki {}' needs a Kariki session"
+    assert result.code == 2 and result.err.splitlines() == [
+        refused.format(title, "claim") + " (referee new kariki ... or -s NAME)",
+        refused.format(title, "roll") + " (referee new kariki ... or -s NAME)",
+    ]
+    assert "> k odds 9\na fresh roll meets Nine or better: 16/36" in result.out
     assert referee("log").out == "no events yet\n"
+
+
+@pytest.mark.parametrize("typed", ["k", "k 9", "k --by ann", "K"])
+def test_k_with_nothing_kariki_takes_is_still_a_slip_of_kiriki(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    import io
+
+    referee("new", *KIRIKI, "--name", "friday")
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+    result = referee("shell")
+    assert (result.code, result.err) == (2, "error: type 'kiriki' in full: it ends the round\n")
 
 
 def test_a_rank_alone_at_a_claims_prompt_is_the_claim(

@@ -218,14 +218,16 @@ def join(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The newcomer's name.")],
     after: Annotated[
         str | None,
-        typer.Option("--after", metavar="PLAYER", help="Who he sits after [default: the last]."),
+        typer.Option(
+            "--after", metavar="PLAYER", help="Sit after this player [default: the last]."
+        ),
     ] = None,
     session: SessionOpt = None,
 ) -> None:
     """A newcomer sits down.
 
-    He pays the stake and starts as the game's rules say; allowed while nobody is out yet
-    (late_join) and between challenges. Kiriki has exactly two players: no join.
+    The newcomer pays the stake and starts as the game's rules say; allowed while nobody is out
+    yet (late_join) and between challenges. Kiriki has exactly two players: no join.
     """
     roster("join")(ctx, {"name": name, "after": after}, session)
 
@@ -237,15 +239,15 @@ def leave(
 ) -> None:
     """A player leaves for good.
 
-    He is out at this event, placed as anyone out at it; his money stays in the pot. In
-    Kiriki leaving is resigning.
+    PLAYER is out at this event, placed as anyone out at it; PLAYER's money stays in the pot.
+    In Kiriki leaving is resigning.
     """
     roster("leave")(ctx, {"player": player}, session)
 
 
 def replace_player(
     ctx: typer.Context,
-    old: Annotated[str, typer.Argument(metavar="OLD", help="Who gives up his seat.")],
+    old: Annotated[str, typer.Argument(metavar="OLD", help="Who gives up the seat.")],
     new: Annotated[str, typer.Argument(metavar="NEW", help="Who takes it.")],
     session: SessionOpt = None,
 ) -> None:

@@ -467,10 +467,10 @@ def stats(
     """Stats across sessions.
 
     One screen: the leaders of each game, the latest nights, the totals and hours played.
-    --player P: his page (places, streaks, the last 10 results: W won, L lost, - no result;
-    ratings, money, hours, rival, nemesis, favourite game); --vs A B: head to head; --money:
-    who paid whom each settled night, and what each player paid, won and netted; --all: every
-    player, board, month and count. --game, --from and --to choose the sessions.
+    --player P: that player's page (places, streaks, the last 10 results: W won, L lost, - no
+    result; ratings, money, hours, rival, nemesis, favourite game); --vs A B: head to head;
+    --money: who paid whom each settled night, and what each player paid, won and netted; --all:
+    every player, board, month and count. --game, --from and --to choose the sessions.
     """
     since, until = _days(since, first, last)  # a bad date before any file is read
     summaries = every_summary(ctx)

@@ -184,7 +184,7 @@ class Shell:
         try:
             words = self._own_game(self._names_as_one(shlex.split(line)))
             words = self._bare(words)
-            head = self._command(words[0])
+            head = self._other_game(words) or self._command(words[0])
             self._whole(words[0], head)
         except (ValueError, UsageError) as error:
             output.error_line(str(error))
@@ -331,6 +331,15 @@ class Shell:
             found.append(" ".join(words[at : at + size]))
             at += size
         return found
+
+    def _other_game(self, words: list[str]) -> str | None:
+        """Another game named in full or by its alias and followed by one of its commands, as
+        on the command line: `k claim 9` at a Kiriki table is Kariki's claim (refused as a slip
+        of game), never a prefix of `kiriki` (which `k` alone still is)."""
+        other = games.BY_NAME.get(words[0].casefold())
+        if other is None or other.name == self.game or len(words) < 2:
+            return None
+        return other.name if words[1] in command_names(other) else None
 
     def _bare(self, words: list[str]) -> list[str]:
         """A line that names no command is the words of the game's bare action when it is

@@ -54,13 +54,14 @@ NEWCOMER = Param(
         "after",
         option="--after",
         metavar="PLAYER",
-        help="Who he sits after [default: the last seat].",
+        help="Sit after this player [default: the last seat].",
         player=True,
     ),
     help="""A newcomer sits down.
 
-    He sits after PLAYER (default: the last seat) and pays the stake. Allowed while nobody is
-    out yet (late_join) and between challenges; he starts as the game's rules say.
+    The newcomer sits after PLAYER (default: the last seat) and pays the stake. Allowed while
+    nobody is out yet (late_join) and between challenges; the newcomer starts as the game's rules
+    say.
     """,
 )
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class Join:
     Param("player", metavar="PLAYER", help="Who leaves.", player=True, required=True),
     help="""A player leaves for good.
 
-    He is out at this event, placed as anyone out at it; his money stays in the pot.
+    PLAYER is out at this event, placed as anyone out at it; PLAYER's money stays in the pot.
     """,
 )
 @dataclass(frozen=True, slots=True)
@@ -88,12 +89,12 @@ class Leave:
 
 @action(
     "replace",
-    Param("old", metavar="OLD", help="Who gives up his seat.", player=True, required=True),
+    Param("old", metavar="OLD", help="Who gives up the seat.", player=True, required=True),
     NEWCOMER._replace(name="new", metavar="NEW", help="Who takes it."),
     help="""A seat changes hands.
 
     NEW takes everything on it, and pays OLD what OLD had put in for it. The seat's
-    result is NEW's from then on; OLD keeps the games he finished.
+    result is NEW's from then on; OLD keeps the games OLD finished.
     """,
 )
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from referee.errors import NotationError, quote
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from fractions import Fraction
 
 
@@ -176,6 +176,67 @@ def _spelling_table() -> dict[str, Rank]:
 _SPELLINGS = _spelling_table()
 _SPACES_RE = re.compile(r"[\s_-]+")
 
+# Numbers as a table says them, one or many: `6`, `6s`, `six`, `sixes`, `sixs`. Past a die's six
+# faces they name no pair, but they are still numbers, never a near spelling of a face.
+_NUMBER_NAMES = (
+    ("one",), ("two", "deuce"), ("three", "trey"), ("four",), ("five",), ("six",),
+    ("seven",), ("eight",), ("nine",), ("ten",), ("eleven",), ("twelve",),
+)  # fmt: skip
+_PAIR_WORDS = ("a pair of", "pair of", "pair", "doubles", "double", "two")  # longest first
+
+
+def _number_table() -> dict[str, tuple[int, bool]]:
+    table: dict[str, tuple[int, bool]] = {}
+    for value, names in enumerate(_NUMBER_NAMES, start=1):
+        for name in (*names, str(value)):
+            table[name] = (value, False)
+            for ending in ("s", "es", "'s"):
+                table[name + ending] = (value, True)
+    return table
+
+
+_NUMBERS = _number_table()
+
+
+def _pair_by_number(key: str) -> int | None:
+    """The face a pair typed by its number shows (`pair of 6s`, `double six`, `sixes`: 6), or 0
+    for a pair no die shows (`sevens`); None when `key` is not a pair said by its number.
+
+    >>> _pair_by_number("pair of sixs"), _pair_by_number("6s"), _pair_by_number("sevens")
+    (6, 6, 0)
+    >>> _pair_by_number("six") is _pair_by_number("pair of kings") is None
+    True
+    """
+    pair = next((w for w in _PAIR_WORDS if key.startswith(w + " ")), None)
+    said = _NUMBERS.get(key.removeprefix(f"{pair} ") if pair else key)
+    if said is None:
+        return None
+    value, many = said
+    if pair is None and not many:
+        return None  # one number alone is a sum (`six`), or no rank at all (`three`)
+    return value if value <= 6 else 0
+
+
+def _says_a_number(key: str) -> bool:
+    """Whether any word of `key` is a number: its hint then never rests on a near spelling."""
+    return any(word in _NUMBERS or any(c.isdigit() for c in word) for word in key.split(" "))
+
+
+def _hint(key: str, spell: Callable[[Rank], str], known: Iterable[str], fallback: str) -> str:
+    """What the refusal of an unknown rank suggests: the pair its number names, spelled by
+    `spell`; else a near spelling among `known`, unless it says a number (`pair of 6s` is no
+    slip of `pair of reds`); else `fallback`."""
+    face = _pair_by_number(key)
+    if face:
+        return f"did you mean {quote(spell(Rank(Rank.DOUBLE_ONES + face - 1)))}?"
+    if not _says_a_number(key):
+        import difflib
+
+        close = difflib.get_close_matches(key, list(known), 1, 0.75)
+        if close:
+            return f"did you mean {quote(close[0])}?"
+    return fallback
+
 
 def parse_face(text: str) -> int:
     """One die's face: `1`-`6`, or its Spanish poker dice name (Black .. Ace).
@@ -203,11 +264,14 @@ def parse_rank(text: str) -> Rank:
         return _SPELLINGS[key]
     if _ROLL_RE.match(text):
         return Roll.parse(text).rank
-    import difflib
-
-    close = difflib.get_close_matches(key, [w for w in _SPELLINGS if len(w) > 2], 1, 0.75)
-    hint = f"did you mean {quote(close[0])}?" if close else "try 9, nine, 4-5, 66, boxcars or 1-1"
+    known = (w for w in _SPELLINGS if len(w) > 2)
+    hint = _hint(key, _double, known, "try 9, nine, 4-5, 66, boxcars or 1-1")
     raise NotationError(f"unknown rank {quote(text)}: {hint}")
+
+
+def _double(rank: Rank) -> str:
+    """How Kariki types a double: `double sixes`."""
+    return f"double {_DOUBLE_WORDS[rank - Rank.DOUBLE_ONES][0]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,23 +412,12 @@ class FaceWords:
                 f" {self.ladder.name(other)} here ({self.spell(other)}, {self.letters(roll)}"
                 f" or {roll})"
             )
-        numbers = ("ones", "twos", "threes", "fours", "fives", "sixes")
-        said = key.removeprefix("pair of ").strip()
-        if said in numbers:  # `pair of sixes`, `sixes`: a pair of dice by their number
-            pair = f"pair of {self.faces[numbers.index(said)].lower()}s"
-            raise NotationError(f"unknown rank {quote(text)}: did you mean {quote(pair)}?")
-        import difflib
-
         # Suggest the plural forms a table says ("pair of reds"), never the singular slips.
         singular = {f"pair of {face.lower()}" for face in self.faces}
-        known = [w for w in self.ranks if len(w) > 2 and w not in singular]
-        close = difflib.get_close_matches(key, known, 1, 0.75)
+        known = (w for w in self.ranks if len(w) > 2 and w not in singular)
         king = self.faces[4]
-        hint = (
-            f"did you mean {quote(close[0])}?"
-            if close
-            else f"try 9, nine, 4-5, pair of {king.lower()}s or {king[0] * 2}"
-        )
+        fallback = f"try 9, nine, 4-5, pair of {king.lower()}s or {king[0] * 2}"
+        hint = _hint(key, self.spell, known, fallback)
         raise NotationError(f"unknown rank {quote(text)}: {hint}")
 
     def spell(self, rank: Rank) -> str:

@@ -222,7 +222,7 @@ DICE = Param(
     BY,
     help="""Claim a rank.
 
-    Typed by the player facing a claim, it also means he took the mug and rolled.
+    Typed by the player facing a claim, it also means that player took the mug and rolled.
     """,
 )
 @dataclass(frozen=True, slots=True)
@@ -239,7 +239,7 @@ class Claim:
     help="""Show a rolled 1-2.
 
     A crown for the roller and a berry for the next player (typed by the player facing a
-    claim, he took the mug first).
+    claim: that player took the mug first).
     """,
 )
 @dataclass(frozen=True, slots=True)

@@ -271,7 +271,8 @@ class Lift:
     ACTOR,
     help="""Believe the claim.
 
-    A lie wins the point for the claimer (he reveals it); a truth leaves him in control.
+    A lie wins the point for the claimer (who reveals it); a truth leaves the claimer in
+    control.
     """,
 )
 @dataclass(frozen=True, slots=True)

@@ -228,7 +228,8 @@ class BidEvent:
     help="""Call the bid exactly right (calza).
 
     Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
-    right, he regains a die; wrong, he loses one; either way he opens the next round.
+    right, the caller regains a die; wrong, the caller loses one; either way the caller opens the
+    next round.
     """,
 )
 @action(

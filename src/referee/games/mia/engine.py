@@ -191,6 +191,7 @@ class Lift:
 
     Facing Mia, give up without looking: one life, where lifting a true Mia costs two.
     """,
+    whole="the round",
 )
 @dataclass(frozen=True, slots=True)
 class GiveUp:
