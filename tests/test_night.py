@@ -685,7 +685,7 @@ def test_a_settled_night_that_does_not_add_up_is_refused(referee: Runner, home: 
         (good.replace("cents = 550", "cents = 650"), "the settled nets do not sum to zero"),
         (good.replace('"Ann", cents = 350', '"Ann", cents = 349'), "do not settle"),
         (good.replace("exact = true", 'exact = "yes"'), "'exact' must be true or false"),
-        (good.replace('payee = "Ann", cents = 200', 'payee = "Bob", cents = 200'), "pays himself"),
+        (good.replace('payee = "Ann", cents = 200', 'payee = "Bob", cents = 200'), "between two"),
         (good.replace('status = "settled"', 'status = "ended"'), "only a settled one"),
     ]:
         path.write_text(edit)

@@ -494,6 +494,10 @@ FACING_MIA = ("mia", "announce", "21")
                      id="mia-giveup"),
         pytest.param(MIA, FACING_MIA, "give", "'giveup' in full: it ends the round",
                      id="mia-give"),
+        pytest.param(KIRIKI, (), "le bob", "'leave' in full: it ends a player's game",
+                     id="kiriki-leave"),  # at two players, leave resigns the match
+        pytest.param(("kariki", "Ann", "Bob", "Cy"), (), "lea cy", "'leave' in full",
+                     id="kariki-leave"),
     ],
 )  # fmt: skip
 def test_one_letter_never_ends_a_round_a_match_or_the_night(

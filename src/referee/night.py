@@ -436,7 +436,7 @@ def _settlement(value: object, on_roster: set[str], ids: set[str]) -> Settlement
         payer = _on_roster(_text(t, "payer"), on_roster)
         payee = _on_roster(_text(t, "payee"), on_roster)
         if payer == payee:
-            raise UsageError(f"{quote(payer)} pays himself")
+            raise UsageError(f"{quote(payer)} pays {quote(payer)}: a transfer is between two")
         transfers.append(Transfer(payer, payee, _cents(t, "cents", signed=False)))
     check_settlement(nets, transfers)
     return Settlement(_time(table, "at"), tuple(nets), tuple(transfers), exact, left_out)

@@ -79,6 +79,7 @@ class Join:
 
     PLAYER is out at this event, placed as anyone out at it; PLAYER's money stays in the pot.
     """,
+    whole="a player's game for good (at two players, the match)",  # `le bob`: never a slip
 )
 @dataclass(frozen=True, slots=True)
 class Leave:
@@ -145,7 +146,7 @@ def check_newcomer(
     if name_key(name) in taken:
         raise UsageError(f"{quote(name)} is already at the table: names must differ")
     if name_key(name) in {name_key(g) for g in gone}:
-        raise RuleViolation(f"{quote(name)} gave up his seat in this game: he cannot sit again")
+        raise RuleViolation(f"{quote(name)} gave up a seat in this game: no sitting again")
     return name
 
 

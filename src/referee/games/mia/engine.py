@@ -668,7 +668,7 @@ def _newcomer(state: State, name: str) -> str:
     nicknames = [s.nickname for s in state.seats if s.nickname]
     name = check_newcomer(state.seats, name, nicknames)
     if name.casefold() in {gone.casefold() for gone in state.gone}:
-        raise UsageError(f"{quote(name)} gave up his seat in this game: he cannot sit again")
+        raise UsageError(f"{quote(name)} gave up a seat in this game: no sitting again")
     return name
 
 
@@ -700,7 +700,7 @@ def _leave(state: State, player: str) -> State:
     On turn between rounds, the leaver hands the roll on; one player left wins."""
     i = seat_of(state.seats, player)
     if state.seats[i].lives == 0:
-        raise RuleViolation(f"{player} cannot leave: he is out already")
+        raise RuleViolation(f"{player} cannot leave: {player} is out already")
     seats = list(state.seats)
     seats[i] = replace(seats[i], lives=0)
     after = replace(
