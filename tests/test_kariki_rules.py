@@ -709,8 +709,8 @@ def test_players_put_out_or_in_the_poo_by_one_event_are_said_together() -> None:
         k.InPoo("Cy"), k.InPoo("Dee"), k.PriceDoubles(2000),
     ]  # fmt: skip
     assert words(facts) == (
-        "OUT: Jo (bartender/DJ), Kim, Lou; each may buy back for 20; in the poo: Cy, Dee;"
-        " the price doubles after each buy-back"
+        "OUT: Jo (bartender/DJ), Kim, Lou; each may buy back for 20, the price doubling after"
+        " each; in the poo: Cy, Dee"
     )
     assert words([k.WentOut("Jo", False, 2000), k.WentOut("Kim", False, None)]) == (
         "OUT: Jo, Kim; may buy back for 20: Jo"

@@ -37,12 +37,17 @@ def words(facts: Sequence[k.Fact]) -> str:
     third crown at twenty players said "X is in the poo" a line each, off a phone's screen."""
     said: list[str] = []
     run: list[k.WentOut | k.InPoo] = []
+    offers: int | None = None  # the sentence offering several a buy-back, if one does
     for fact in [*facts, None]:
         if run and (fact is None or type(fact) is not type(run[0])):
+            if len(run) > 1 and any(isinstance(f, k.WentOut) and f.price for f in run):
+                offers = len(said)
             said.append(_together(run) if len(run) > 1 else _sentence(run[0]))
             run = []
         if isinstance(fact, k.WentOut | k.InPoo):
             run.append(fact)
+        elif isinstance(fact, k.PriceDoubles) and offers is not None:
+            said[offers] += ", the price doubling after each"
         elif fact is not None:
             said.append(_sentence(fact))
     return "; ".join(said)
