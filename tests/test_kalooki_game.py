@@ -207,13 +207,39 @@ def test_the_joker_swap_moves_the_joker_to_the_high_end() -> None:
     assert show(list(state.table[2].cards)) == "5S JK 7S 8S"
     after = play("Cy tack 6S on 3 swap", state)
     assert show(list(after.table[2].cards)) == "5S 6S 7S 8S JK"
-    assert "puts 6S in for the joker on meld 3" in words(after.ruling)
+    assert words(after.ruling).split("; ")[0] == (
+        "Cy puts 6S in for the joker on meld 3, which moves: 5S 6S 7S 8S JK (JK as 9S)"
+    )
     with pytest.raises(RuleViolation, match="no joker in meld 3 stands for 9S"):
         play("Cy tack 9S on 3 swap", state)
     with pytest.raises(RuleViolation, match="a joker in a three never moves"):
         play("Cy tack 7C on 1 swap", state)
     with pytest.raises(RuleViolation, match="has not laid down"):
         play("Bob tack 9S on 3", state)
+
+
+# RULES 5: "the ruling says it (`JK as 5D`)": a tack that puts a joker somewhere says where,
+# as a lay-down does (a swap said only the meld, and the reader had to work the place out).
+JOKER_PLACES = [
+    pytest.param("JK 6S 7S 8S", "Cy tack 5S on 3 swap",
+                 "Cy puts 5S in for the joker on meld 3, which moves: 5S 6S 7S 8S JK (JK as 9S)",
+                 id="swap-to-the-high-end"),
+    pytest.param("JK JS QS KS AS", "Cy tack 10S on 3 swap",
+                 "Cy puts 10S in for the joker on meld 3, which moves: JK 10S JS QS KS AS"
+                 " (JK as 9S)", id="swap-at-the-ace-goes-low"),
+    pytest.param("5S 6S 7S 8S", "Cy tack JK on 3",
+                 "Cy tacks JK on meld 3: 5S 6S 7S 8S JK (JK as 9S)", id="a-joker-tacked"),
+    pytest.param("5S 6S 7S 8S", "Cy tack 9S on 3", "Cy tacks 9S on meld 3: 5S 6S 7S 8S 9S",
+                 id="no-joker-placed-nothing-said"),
+    pytest.param("5S 6S 7S 8S", "Cy tack JK on 1", "Cy tacks JK on meld 1: 7S 7H 7D JK",
+                 id="a-three-has-no-places"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "tack", "said"), JOKER_PLACES)
+def test_a_tack_that_places_a_joker_says_where_it_stands(four: str, tack: str, said: str) -> None:
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
+    assert words(play(tack, state).ruling).split("; ")[0] == said
 
 
 def test_a_player_down_tacks_onto_anyone_s_melds() -> None:

@@ -309,13 +309,16 @@ class LaidDown(NamedTuple):
 
 
 class Tacked(NamedTuple):
-    """A card added to table meld `meld` (`swap`: it freed the joker, which moved)."""
+    """A card added to table meld `meld` (`swap`: it freed the joker, which moved); `joker`,
+    the card a joker this tack put at an end of a four now stands for (the freed one, or a
+    joker tacked), as a lay-down says it."""
 
     player: str
     card: Card
     meld: int
     swap: bool
     reading: tuple[Card, ...]
+    joker: Card | None = None
 
 
 class Reshuffled(NamedTuple):
@@ -826,9 +829,15 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
         new = _tack_four(state, meld, event)
     table = list(state.table)
     table[event.meld - 1] = new
-    facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards))
+    joker = _new_place(meld, new) if event.swap or event.card.is_joker else None
+    facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards, joker))
     state = replace(state, table=tuple(table))
     return _laid(_set_seat(state, i, laid=state.seats[i].laid + 1), i, facts)
+
+
+def _new_place(before: TableMeld, after: TableMeld) -> Card | None:
+    """The place a tack opened at an end of a four (None for a three, which has no places)."""
+    return next((place for place in after.stands_for if place not in before.stands_for), None)
 
 
 def _tack_three(state: State, meld: TableMeld, event: Tack) -> TableMeld:
