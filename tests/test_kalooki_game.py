@@ -212,7 +212,7 @@ def test_the_joker_swap_moves_the_joker_to_the_high_end() -> None:
     )
     with pytest.raises(RuleViolation, match="no joker in meld 3 stands for 9S"):
         play("Cy tack 9S on 3 swap", state)
-    with pytest.raises(RuleViolation, match="a joker in a three never moves"):
+    with pytest.raises(RuleViolation, match="meld 1 has no joker"):
         play("Cy tack 7C on 1 swap", state)
     with pytest.raises(RuleViolation, match="has not laid down"):
         play("Bob tack 9S on 3", state)
@@ -240,6 +240,24 @@ JOKER_PLACES = [
 def test_a_tack_that_places_a_joker_says_where_it_stands(four: str, tack: str, said: str) -> None:
     state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
     assert words(play(tack, state).ruling).split("; ")[0] == said
+
+
+NO_JOKER = [
+    pytest.param("Cy tack 7C on 1 swap", "meld 1 has no joker (7S 7H 7D): tack 7C without --swap",
+                 id="a-three"),
+    pytest.param("Cy tack 9S on 3 swap",
+                 "meld 3 has no joker (5S 6S 7S 8S): tack 9S without --swap", id="a-four"),
+    pytest.param("Cy tack 8C on 2 swap", "a joker in a three never moves", id="a-three-with-one"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tack", "refused"), NO_JOKER)
+def test_a_swap_on_a_meld_without_a_joker_says_so(tack: str, refused: str) -> None:
+    """`--swap` on `5S 5D 5C` said "a joker in a three never moves": there was none to move."""
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S JK / 5S 6S 7S 8S", game())
+    with pytest.raises(RuleViolation) as error:
+        play(tack, state)
+    assert str(error.value) == refused
 
 
 def test_a_player_down_tacks_onto_anyone_s_melds() -> None:

@@ -823,6 +823,11 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     meld = state.table[event.meld - 1]
     _check_holds(state, i, 1, f"{event.player} tacks {event.card}")
     _check_pack(state, [event.card])
+    if event.swap and not any(c.is_joker for c in meld.cards):
+        raise RuleViolation(
+            f"meld {event.meld} has no joker ({show(list(meld.cards))}):"
+            f" tack {event.card} without --swap"
+        )
     if meld.kind is Kind.THREE:
         new = _tack_three(state, meld, event)
     else:
