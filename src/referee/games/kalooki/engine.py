@@ -633,6 +633,17 @@ def _kept(state: State, seat: Seat) -> int:
     return _held(state.rules, state.round, seat.calls_hand)[0] - seat.laid
 
 
+def cards_left(kept: int) -> str:
+    """What a player who has laid every card he holds between turns has left (`Emptied.kept`),
+    as his ruling and every refusal naming him say it: his discard (`one card`), or nothing."""
+    return "one card" if kept > 0 else "no card"
+
+
+def _left(state: State, seat: Seat) -> str:
+    """`cards_left` for `seat`, who has laid every card he holds between turns."""
+    return cards_left(_kept(state, seat) + 1)
+
+
 def _emptied(state: State, but: int) -> Seat | None:
     """A player other than `but` who has laid every card he holds between turns, if any: he goes
     out with his last discard (or lay), so nobody else can empty his hand this round."""
@@ -738,8 +749,8 @@ def _laid(state: State, i: int, facts: list[Fact]) -> State:
     if kept <= 0:
         if (other := _emptied(state, i)) is not None:
             raise RuleViolation(
-                f"that lays {seat.name}'s last card, but {other.name} has laid every card"
-                f" already and goes out: out {other.name} ends the round"
+                f"{seat.name} would have {_left(state, seat)} left, but {other.name} has"
+                f" {_left(state, other)} left already and goes out: out {other.name} ends the round"
             )
         facts.append(Emptied(seat.name, kept + 1))  # the drawn card, while it is in hand
     return state
@@ -981,8 +992,8 @@ def _out(state: State, i: int, later: bool, facts: list[Fact]) -> State:
         )
     if (other := _emptied(state, i)) is not None:
         raise RuleViolation(
-            f"{other.name} has laid every card, so {other.name} goes out, not {name}:"
-            f" out {other.name} (or undo the lay that emptied {other.name}'s hand)"
+            f"{other.name} has {_left(state, other)} left, so {other.name} goes out, not {name}:"
+            f" out {other.name} (or undo the lay that left {other.name} {_left(state, other)})"
         )
     facts.append(WentOut(name))
     state = _set_seat(state, i, hand=0)

@@ -62,8 +62,7 @@ def _sentence(fact: kg.Fact) -> str:
                 )
             return f"{n(player)} tacks {card} on meld {meld}: {show(list(reading))}{stands}"
         case kg.Emptied(player=player, kept=kept):
-            left = "one card" if kept else "no card"
-            return f"{n(player)} has {left} left: out {n(player)} ends the round"
+            return f"{n(player)} has {kg.cards_left(kept)} left: out {n(player)} ends the round"
         case kg.Reshuffled():
             return "the stock ran out: keep the top discard, shuffle the rest as the stock"
         case kg.Voided(round=number):
