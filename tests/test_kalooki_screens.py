@@ -10,7 +10,7 @@ import io
 
 import pytest
 
-from conftest import Runner, example_states
+from conftest import Result, Runner, example_states
 
 EXAMPLE = "examples/kalooki-game.toml"
 NAMES = ["Annabelle", "Annalise", "Cy", "Dee", "Eve", "Fay"]
@@ -150,6 +150,7 @@ rnd by     Anna Ann2   Cy  Dee  Eve  Fay
   8 Ann2    311  948  268 *268  313  312
   9 Cy      360 1047  317  317 *313  361
 * went out
+Anna=Annabelle Ann2=Annalise
 Eve wins with 313
 ''', id="six-players-totals"),
     pytest.param(MID, "show", "40", 0, '''\
@@ -228,6 +229,59 @@ def test_kalooki_screens_are_exact(
     shown = "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
     assert (result.code, shown) == (code, expected)
     assert max(len(line) for line in result.out.splitlines() or [""]) <= int(columns)
+
+
+# The play-test's table: six long names, two of them alike for their first letters.
+LONG = ["Alexander Brandt", "Alexander Braun", "Wolfgang Amadeus", "Zoë", "José", "Siobhan"]
+TYPED = ["'Alexander Brandt'", "'Alexander Braun'", "wolf", "zoë", "josé", "sio"]
+CODES = ["333", "334", "344", "444", "3333", "3334", "3344", "3444", "4444"]
+
+
+def long_names(closed: int) -> list[str]:
+    """Shell lines closing the first `closed` rounds at the long-named table: a call in round
+    3, a stock-out in round 4, each round gone out by the next seat, every hand in points."""
+    lines = []
+    for number, code in enumerate(CODES[:closed], start=1):
+        out = TYPED[number % 6]
+        lines += ["call zoë"] * (number == 3) + ["stockout"] * (number == 4)
+        lines += [f"down {out} {contract(code)}", f"out {out}"]
+        lines += [f"hand {who} --points {60 + 3 * k + number}"
+                  for k, who in enumerate(TYPED) if who != out]  # fmt: skip
+    return lines
+
+
+def play_long(referee: Runner, monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> None:
+    """A new game of the long names, played in one shell."""
+    assert referee("new", "kalooki", *LONG, "--name", "rummy").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    played = referee("shell")
+    assert played.code == 0 and not played.err, played
+
+
+def exact(result: Result) -> str:
+    """A command's whole output as a screen shows it, trailing spaces stripped."""
+    return "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
+
+
+def test_the_totals_say_who_each_cut_name_is(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play-test: `Alex Ale2 Wolf Zoë José Siob` and nothing said who Ale2 is; the sheet's key
+    is under the totals too."""
+    play_long(referee, monkeypatch, long_names(3))
+    expected = """\
+KALOOKI rummy: totals
+rnd by     Alex Ale2 Wolf  Zoë José Siob
+  1 Alex     61   *0   67   70   73   76
+  2 Ale2    123   65  *67  141  147  153
+  3 Wolf    186  131  136 *141  222  231
+* went out
+Alex=Alexander Brandt
+Ale2=Alexander Braun
+Wolf=Wolfgang Amadeus Siob=Siobhan
+next: R4, Zoë deals
+"""
+    assert exact(referee("show", "--totals")) == expected
 
 
 def test_show_totals_is_for_kalooki_only(referee: Runner) -> None:

@@ -257,15 +257,18 @@ def legend(
         for s in state.seats
         if s.joined is not None and s.joined > 1
     ]
+    return [Text(line, style="dim") for line in _fill(said, width)] + key(state, heads, width)
+
+
+def key(state: State, heads: Sequence[str], width: int) -> list[Text]:
+    """Who each column head cut short is (`Al2=Alexander Braun`), a line broken between two
+    names, never inside one; nothing when every head is a whole name."""
     shortened = [
         f"{short}={printable(seat.name)}"
         for short, seat in zip(heads, state.seats, strict=True)
         if short != printable(seat.name)
     ]
-    lines = [Text(line, style="dim") for line in _fill(said, width)]
-    if shortened:
-        lines.append(Text(" ".join(shortened), style="dim"))
-    return lines
+    return [Text(line, style="dim") for line in _fill(shortened, width, " ")]
 
 
 def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
@@ -334,7 +337,7 @@ def card_lines(state: State, width: int, title: str = "") -> int:
 
 def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     """The running totals: each round played, who dealt it, and every total after it, the
-    one who went out marked `*` (and a corrected hand `~`)."""
+    one who went out marked `*` (and a corrected hand `~`); the sheet's key to names cut."""
     n = len(state.seats)
     cells: dict[int, list[str]] = {}
     running = [s.carried for s in state.seats]  # a newcomer from the total he sat down with
@@ -367,6 +370,7 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     said = [f"{mark} {LEGEND[mark]}" for mark in "*~x" if mark in marks]
     if said:
         lines.append(Text(", ".join(said), style="dim"))
+    lines += key(state, heads, width)
     if state.is_over:
         lines += situation(state, width)
     else:
