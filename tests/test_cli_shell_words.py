@@ -5,6 +5,7 @@ game's commands are never candidates (only its full name or alias reaches its to
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,29 @@ def test_a_save_from_another_terminal_stops_the_next_line(
     assert "changed in another terminal" in said.err and "MIA" in said.out
     assert session_file(home, "friday").read_bytes() == saved  # nothing was run on it
     assert shell.do("announce 54") == 0  # typed again: it holds, on the card as it is now
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_an_unknown_word_lists_every_command_and_the_shells_own(
+    referee: Runner, game: games.GameInfo
+) -> None:
+    """Kalooki's hint stopped at twelve commands (its actions and tools), before show, log,
+    undo, help and quit, which the hint of a game with fewer commands listed."""
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    with pytest.raises(UsageError) as error:
+        Shell("friday")._command("frob")
+    listed = str(error.value).partition(": try ")[2].split(", ")
+    assert listed[-len(BUILTINS) :] == list(BUILTINS)
+    assert {a for a in Shell("friday").actions if a not in {"join", "leave", "replace"}} <= set(
+        listed
+    )
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_help_lists_what_each_command_does_in_one_column(
+    referee: Runner, game: games.GameInfo
+) -> None:
+    """`contracts` (nine letters) pushed its line one column past the others."""
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    listed = re.findall(r"^  (\S+ +)\S", Shell("friday").help(), re.M)  # "  name  does..."
+    assert len(listed) > len(BUILTINS) and len({len(name) for name in listed}) == 1, listed
