@@ -178,3 +178,35 @@ def test_help_lists_what_each_command_does_in_one_column(
     assert referee(*fresh(game), "--name", "friday").code == 0
     listed = re.findall(r"^  (\S+ +)\S", Shell("friday").help(), re.M)  # "  name  does..."
     assert len(listed) > len(BUILTINS) and len({len(name) for name in listed}) == 1, listed
+
+
+def kalooki_help(referee: Runner, monkeypatch: pytest.MonkeyPatch, topic: str) -> str:
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"help {topic}\n"))
+    return referee("shell").out.partition(f"> help {topic}\n")[2]
+
+
+def test_kalooki_help_names_a_round_one_way(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`help solve` read `solve round_number cards ... round ROUND's contract`."""
+    assert kalooki_help(referee, monkeypatch, "solve").startswith(
+        "solve round cards\nCan this hand make it?\n\nFinds the lay-down of round ROUND's"
+    )
+    usage = referee("kalooki", "contract", "--help").out
+    assert "{ROUND} {MELDS}" in usage and "round_number" not in usage.lower()
+
+
+def test_kalooki_help_tack_gives_an_example(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert kalooki_help(referee, monkeypatch, "tack") == (
+        "tack player card --on n\n"
+        "Tack a card on a meld.\n"
+        "\n"
+        "By the tack order and the joker rules:\n"
+        "  'tack Cy 9S --on 3'. --swap puts in\n"
+        "  the card a joker stands for, and the\n"
+        "  joker moves to the end: 'tack Cy 5D\n"
+        "  --on 1 --swap'.\n"
+    )

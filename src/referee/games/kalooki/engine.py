@@ -186,7 +186,8 @@ class Down:
     Param("swap", "flag", option="--swap", help="The card a joker stands for: the joker moves."),
     help="""Tack a card on a meld.
 
-    By the tack order and the joker rules; --swap puts in the card a joker stands for.
+    By the tack order and the joker rules: 'tack Cy 9S --on 3'. --swap puts in the card a
+    joker stands for, and the joker moves to the end: 'tack Cy 5D --on 1 --swap'.
     """,
 )  # fmt: skip
 @dataclass(frozen=True, slots=True)
