@@ -5,6 +5,7 @@ game's commands are never candidates (only its full name or alias reaches its to
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,62 @@ def test_a_save_from_another_terminal_stops_the_next_line(
     assert "changed in another terminal" in said.err and "MIA" in said.out
     assert session_file(home, "friday").read_bytes() == saved  # nothing was run on it
     assert shell.do("announce 54") == 0  # typed again: it holds, on the card as it is now
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_an_unknown_word_says_what_is_open_now_and_where_the_rest_is(
+    referee: Runner, game: games.GameInfo
+) -> None:
+    """Kalooki's hint stopped at twelve commands (its actions and tools), before show, log,
+    undo, help and quit, and every game's listed closed commands among the open ones: a miss
+    names what is open now and that `help` lists the rest (which lists the shell's own)."""
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    shell = Shell("friday")
+    with pytest.raises(UsageError) as error:
+        shell._command("frob")
+    said = str(error.value)
+    opened = [a for a in shell.open_actions() if a not in {"join", "leave", "replace"}]
+    assert said == f"unknown command 'frob': open now {', '.join(opened)}; help lists the rest"
+    assert all(f"  {name} " in shell.help() for name in BUILTINS)
+
+
+@pytest.mark.parametrize("game", every_game())
+def test_help_lists_what_each_command_does_in_one_column(
+    referee: Runner, game: games.GameInfo
+) -> None:
+    """`contracts` (nine letters) pushed its line one column past the others."""
+    assert referee(*fresh(game), "--name", "friday").code == 0
+    listed = re.findall(r"^  (\S+ +)\S", Shell("friday").help(), re.M)  # "  name  does..."
+    assert len(listed) > len(BUILTINS) and len({len(name) for name in listed}) == 1, listed
+
+
+def kalooki_help(referee: Runner, monkeypatch: pytest.MonkeyPatch, topic: str) -> str:
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "friday").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"help {topic}\n"))
+    return referee("shell").out.partition(f"> help {topic}\n")[2]
+
+
+def test_kalooki_help_names_a_round_one_way(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`help solve` read `solve round_number cards ... round ROUND's contract`."""
+    assert kalooki_help(referee, monkeypatch, "solve").startswith(
+        "solve round cards\nCan this hand make it?\n\nFinds the lay-down of round ROUND's"
+    )
+    usage = referee("kalooki", "contract", "--help").out
+    assert "{ROUND} {MELDS}" in usage and "round_number" not in usage.lower()
+
+
+def test_kalooki_help_tack_gives_an_example(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert kalooki_help(referee, monkeypatch, "tack") == (
+        "tack player card --on n\n"
+        "Tack a card on a meld.\n"
+        "\n"
+        "By the tack order and the joker rules:\n"
+        "  'tack Cy 9S --on 3'. --swap puts in\n"
+        "  the card a joker stands for, and the\n"
+        "  joker moves to the end: 'tack Cy 5D\n"
+        "  --on 1 --swap'.\n"
+    )

@@ -207,13 +207,57 @@ def test_the_joker_swap_moves_the_joker_to_the_high_end() -> None:
     assert show(list(state.table[2].cards)) == "5S JK 7S 8S"
     after = play("Cy tack 6S on 3 swap", state)
     assert show(list(after.table[2].cards)) == "5S 6S 7S 8S JK"
-    assert "puts 6S in for the joker on meld 3" in words(after.ruling)
+    assert words(after.ruling).split("; ")[0] == (
+        "Cy puts 6S in for the joker on meld 3, which moves: 5S 6S 7S 8S JK (JK as 9S)"
+    )
     with pytest.raises(RuleViolation, match="no joker in meld 3 stands for 9S"):
         play("Cy tack 9S on 3 swap", state)
-    with pytest.raises(RuleViolation, match="a joker in a three never moves"):
+    with pytest.raises(RuleViolation, match="meld 1 has no joker"):
         play("Cy tack 7C on 1 swap", state)
     with pytest.raises(RuleViolation, match="has not laid down"):
         play("Bob tack 9S on 3", state)
+
+
+# RULES 5: "the ruling says it (`JK as 5D`)": a tack that puts a joker somewhere says where,
+# as a lay-down does (a swap said only the meld, and the reader had to work the place out).
+JOKER_PLACES = [
+    pytest.param("JK 6S 7S 8S", "Cy tack 5S on 3 swap",
+                 "Cy puts 5S in for the joker on meld 3, which moves: 5S 6S 7S 8S JK (JK as 9S)",
+                 id="swap-to-the-high-end"),
+    pytest.param("JK JS QS KS AS", "Cy tack 10S on 3 swap",
+                 "Cy puts 10S in for the joker on meld 3, which moves: JK 10S JS QS KS AS"
+                 " (JK as 9S)", id="swap-at-the-ace-goes-low"),
+    pytest.param("5S 6S 7S 8S", "Cy tack JK on 3",
+                 "Cy tacks JK on meld 3: 5S 6S 7S 8S JK (JK as 9S)", id="a-joker-tacked"),
+    pytest.param("5S 6S 7S 8S", "Cy tack 9S on 3", "Cy tacks 9S on meld 3: 5S 6S 7S 8S 9S",
+                 id="no-joker-placed-nothing-said"),
+    pytest.param("5S 6S 7S 8S", "Cy tack JK on 1", "Cy tacks JK on meld 1: 7S 7H 7D JK",
+                 id="a-three-has-no-places"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("four", "tack", "said"), JOKER_PLACES)
+def test_a_tack_that_places_a_joker_says_where_it_stands(four: str, tack: str, said: str) -> None:
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S 8D / {four}", game())
+    assert words(play(tack, state).ruling).split("; ")[0] == said
+
+
+NO_JOKER = [
+    pytest.param("Cy tack 7C on 1 swap", "meld 1 has no joker (7S 7H 7D): tack 7C without --swap",
+                 id="a-three"),
+    pytest.param("Cy tack 9S on 3 swap",
+                 "meld 3 has no joker (5S 6S 7S 8S): tack 9S without --swap", id="a-four"),
+    pytest.param("Cy tack 8C on 2 swap", "a joker in a three never moves", id="a-three-with-one"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tack", "refused"), NO_JOKER)
+def test_a_swap_on_a_meld_without_a_joker_says_so(tack: str, refused: str) -> None:
+    """`--swap` on `5S 5D 5C` said "a joker in a three never moves": there was none to move."""
+    state = play(f"{RUN_ROUND}; Cy call; Cy down 7H 7S 7D / 8C 8S JK / 5S 6S 7S 8S", game())
+    with pytest.raises(RuleViolation) as error:
+        play(tack, state)
+    assert str(error.value) == refused
 
 
 def test_a_player_down_tacks_onto_anyone_s_melds() -> None:
@@ -444,13 +488,17 @@ EMPTIED = [
     pytest.param(f"Ann down {R1}; Ann tack 9C on 3", "Ann has no card left", id="laid-the-last"),
     pytest.param(f"Bob call; Bob down {R1}", "Bob lays down", id="a-call-keeps-two"),
     pytest.param(f"Ann down {R1}; Bob down {R1}",
-                 "that lays Bob's last card, but Ann has laid every card already and goes out:"
+                 "Bob would have one card left, but Ann has one card left already and goes out:"
                  " out Ann ends the round", id="a-second-player-empties-his-hand"),
+    pytest.param(f"Ann down {R1}; Ann tack 9C on 3; Bob down {R1}",
+                 "Bob would have one card left, but Ann has no card left already",
+                 id="after-the-last-card-laid"),
     pytest.param(f"Ann down {R1}; Bob call; Bob down {R1}; Bob out",
-                 "Ann has laid every card, so Ann goes out, not Bob: out Ann",
-                 id="another-player-goes-out"),
+                 "Ann has one card left, so Ann goes out, not Bob: out Ann (or undo the lay"
+                 " that left Ann one card)", id="another-player-goes-out"),
     pytest.param(f"Ann call; Ann down {R1}; Bob down {R1}; Ann tack 9C on 3; Ann tack 7C on 1",
-                 "that lays Ann's last card, but Bob has laid every card", id="a-tack-empties"),
+                 "Ann would have one card left, but Bob has one card left already",
+                 id="a-tack-empties"),
     pytest.param(f"Ann down {R1}; Bob call", "Bob calls the discard", id="a-call-after-it"),
     pytest.param(f"Ann down {R1}; Ann tack 9C on 3; Ann out", "Ann goes out", id="out-after-it"),
 ]  # fmt: skip
@@ -458,7 +506,9 @@ EMPTIED = [
 
 @pytest.mark.parametrize(("script", "said"), EMPTIED)
 def test_who_lays_every_card_is_the_one_who_goes_out(script: str, said: str) -> None:
-    if said.startswith(("that", "Ann has laid")):
+    """A refusal says what the ruling said of the player who is out: `Ann has one card left`
+    (her discard), never `Ann has laid every card` beside it (play-test: both, one move apart)."""
+    if " would have " in said or said.startswith("Ann has one card left, so"):
         with pytest.raises(RuleViolation) as refused:
             play(script, game())
         assert str(refused.value).startswith(said)

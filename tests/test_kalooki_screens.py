@@ -7,10 +7,12 @@ stripped) and its exit code. The example game is `examples/kalooki-game.txt`.
 from __future__ import annotations
 
 import io
+import shlex
 
 import pytest
+from rich.cells import cell_len
 
-from conftest import Runner, example_states
+from conftest import Result, Runner, example_states
 
 EXAMPLE = "examples/kalooki-game.toml"
 NAMES = ["Annabelle", "Annalise", "Cy", "Dee", "Eve", "Fay"]
@@ -150,6 +152,7 @@ rnd by     Anna Ann2   Cy  Dee  Eve  Fay
   8 Ann2    311  948  268 *268  313  312
   9 Cy      360 1047  317  317 *313  361
 * went out
+Anna=Annabelle Ann2=Annalise
 Eve wins with 313
 ''', id="six-players-totals"),
     pytest.param(MID, "show", "40", 0, '''\
@@ -183,18 +186,15 @@ rnd code by  Ann Bob  Cy Dee
 total          0  40  50  60
 calls/3        0   1   1   1
 * went out, ' a call
-1) 7S 7H 7D (Bob)
-2) 8S 8H 8D (Bob)
-3) 2S 3S 4S 5S (Bob)
-4) 10S 10H 10D (Dee)
-5) JS JH JD (Dee)
-6) 2H 3H 4H JK (Dee)
-7) QS QH QD (Ann)
-8) KS KH KD (Ann)
-9) 2D 3D 4D 5D (Ann)
+Bob: 1) 7S 7H 7D  2) 8S 8H 8D
+     3) 2S 3S 4S 5S
+Dee: 4) 10S 10H 10D
+     5) JS JH JD
+     6) 2H 3H 4H JK
+Ann: 7) QS QH QD  8) KS KH KD
+     9) 2D 3D 4D 5D
 R2 334, Bob deals
-down: Ann, Bob, Dee
-''', id="unplayed-rounds-give-way-first"),
+''', id="a-short-screen-keeps-the-recent-rounds-and-each-players-melds"),
     pytest.param([*MID, "kal out Ann"], "kal hand Cy 5H 6H", "40", 1, '''\
 error: 2 cards typed, but Cy holds 12 cards (10 dealt + 2 for 1 call, never laid down)
 ''', id="a-mistyped-hand-says-the-count"),
@@ -228,6 +228,59 @@ def test_kalooki_screens_are_exact(
     shown = "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
     assert (result.code, shown) == (code, expected)
     assert max(len(line) for line in result.out.splitlines() or [""]) <= int(columns)
+
+
+# The play-test's table: six long names, two of them alike for their first letters.
+LONG = ["Alexander Brandt", "Alexander Braun", "Wolfgang Amadeus", "Zoë", "José", "Siobhan"]
+TYPED = ["'Alexander Brandt'", "'Alexander Braun'", "wolf", "zoë", "josé", "sio"]
+CODES = ["333", "334", "344", "444", "3333", "3334", "3344", "3444", "4444"]
+
+
+def long_names(closed: int) -> list[str]:
+    """Shell lines closing the first `closed` rounds at the long-named table: a call in round
+    3, a stock-out in round 4, each round gone out by the next seat, every hand in points."""
+    lines = []
+    for number, code in enumerate(CODES[:closed], start=1):
+        out = TYPED[number % 6]
+        lines += ["call zoë"] * (number == 3) + ["stockout"] * (number == 4)
+        lines += [f"down {out} {contract(code)}", f"out {out}"]
+        lines += [f"hand {who} --points {60 + 3 * k + number}"
+                  for k, who in enumerate(TYPED) if who != out]  # fmt: skip
+    return lines
+
+
+def play_long(referee: Runner, monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> None:
+    """A new game of the long names, played in one shell."""
+    assert referee("new", "kalooki", *LONG, "--name", "rummy").code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    played = referee("shell")
+    assert played.code == 0 and not played.err, played
+
+
+def exact(result: Result) -> str:
+    """A command's whole output as a screen shows it, trailing spaces stripped."""
+    return "\n".join(line.rstrip() for line in (result.out + result.err).splitlines()) + "\n"
+
+
+def test_the_totals_say_who_each_cut_name_is(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play-test: `Alex Ale2 Wolf Zoë José Siob` and nothing said who Ale2 is; the sheet's key
+    is under the totals too."""
+    play_long(referee, monkeypatch, long_names(3))
+    expected = """\
+KALOOKI rummy: totals
+rnd by     Alex Ale2 Wolf  Zoë José Siob
+  1 Alex     61   *0   67   70   73   76
+  2 Ale2    123   65  *67  141  147  153
+  3 Wolf    186  131  136 *141  222  231
+* went out
+Alex=Alexander Brandt
+Ale2=Alexander Braun
+Wolf=Wolfgang Amadeus Siob=Siobhan
+next: R4, Zoë deals
+"""
+    assert exact(referee("show", "--totals")) == expected
 
 
 def test_show_totals_is_for_kalooki_only(referee: Runner) -> None:
@@ -310,3 +363,130 @@ def test_a_fresh_three_player_sheet_keeps_its_names_when_the_first_scores_come(
     scored = referee("show").out.splitlines()
     assert fresh[1] == scored[1] == "rnd code dl by      Ann     Bob      Cy"
     assert scored[2] == " 1  333   9 Ann      *0     120      95"
+
+
+ROUND_9_DOWN = "down 'Alexander Brandt' 2H 3H 4H 5H / 9C 10C JC QC / 5S 6S 7S 8S / JK 6D 7D 8D"
+PHONE = [  # the play-test's three screens: each lost its ruling off the top of a 40x24 phone
+    pytest.param(4, ["down wolf " + contract("3333")], "out wolf", """\
+Wolfgang Amadeus goes out: enter every
+other hand
+KALOOKI rummy
+rnd code dl by   Ale Al2 Wol Zoë Jos Sio
+ 4  444  12 Zoë   64  67  70  73  *0  79
+ 5> 3333 12 Jos    .   .  *0   .   .   .
+total            250 198 206 214 222 310
+calls/3            0   0   0   1   0   0
+* went out
+Ale=Alexander Brandt Al2=Alexander Braun
+Wol=Wolfgang Amadeus Jos=José
+Sio=Siobhan
+R5 3333 (4 threes), José deals
+Wolfgang Amadeus went out; hands to
+enter: Alexander Brandt, Alexander
+Braun, Zoë, José, Siobhan
+""", id="round-5-out"),
+    pytest.param(6, ["stockout", "down wolf " + contract("3344"), "out wolf"],
+                 "hand 'Alexander Brandt' --points 84", """\
+Alexander Brandt scores 84 points
+KALOOKI rummy
+rnd code dl by   Ale Al2 Wol Zoë Jos Sio
+ 6  3334 13 Sio   *0  69  72  75  78  81
+ 7> 3344 14 Ale   84   .  *0   .   .   .
+total            315 335 349 363 377 391
+calls/3            0   0   0   1   0   0
+* went out
+Ale=Alexander Brandt Al2=Alexander Braun
+Wol=Wolfgang Amadeus Jos=José
+Sio=Siobhan
+R7 3344, Alexander Brandt deals
+Wolfgang Amadeus went out; hands to
+enter: Alexander Braun, Zoë, José,
+Siobhan
+""", id="round-7-a-hand-after-a-stock-out"),
+    pytest.param(8, [], ROUND_9_DOWN, """\
+Alexander Brandt lays down 1) 2H 3H 4H
+5H 2) 9C 10C JC QC 3) 5S 6S 7S 8S 4) JK
+6D 7D 8D (JK as 5D); Alexander Brandt
+has one card left: out Alexander Brandt
+ends the round
+KALOOKI rummy
+rnd code dl by   Ale Al2 Wol Zoë Jos Sio
+ 8  3444 15 Al2   68  71  *0  77  80  83
+ 9> 4444 16 Wol    .   .   .   .   .   .
+total            450 406 422 516 536 556
+calls/3            0   0   0   1   0   0
+* went out
+Ale=Alexander Brandt Al2=Alexander Braun
+Wol=Wolfgang Amadeus Jos=José
+Sio=Siobhan
+Ale: 1) 2H 3H 4H 5H  2) 9C 10C JC QC
+     3) 5S 6S 7S 8S  4) JK 6D 7D 8D
+R9 4444, Wolfgang Amadeus deals
+""", id="round-9-down"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("closed", "lines", "command", "expected"), PHONE)
+def test_a_ruling_and_the_sheet_fit_a_phone_at_six_long_names(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    closed: int,
+    lines: list[str],
+    command: str,
+    expected: str,
+) -> None:
+    """Two lines are the phone's own (the line typed, the prompt): the rest, 22 at 40x24, hold
+    the whole ruling and the compact sheet (the last round played and this one, the totals)."""
+    monkeypatch.setenv("LINES", "24")
+    play_long(referee, monkeypatch, [*long_names(closed), *lines])
+    assert exact(referee("kal", *shlex.split(command))) == expected
+
+
+def test_every_action_of_a_six_player_game_fits_a_phone(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each action's ruling and sheet at 40x24, all nine rounds at the long-named table: at
+    most 22 lines (the line typed and the prompt take the other two), none past 40 cells."""
+    monkeypatch.setenv("LINES", "24")
+    assert referee("new", "kalooki", *LONG, "--name", "rummy").code == 0
+    too_long = {}
+    for line in [*long_names(9), "fix 1 wolf --points 99"]:
+        result = referee("kal", *shlex.split(line))
+        assert result.code == 0, (line, result.err)
+        shown = result.out.splitlines()
+        if len(shown) > 22 or max(map(cell_len, shown)) > 40:
+            too_long[line] = result.out
+    assert too_long == {}
+
+
+def test_show_full_still_shows_every_round_and_meld(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LINES", "24")
+    play_long(referee, monkeypatch, [*long_names(8), ROUND_9_DOWN])
+    expected = """\
+KALOOKI rummy
+rnd code dl by   Ale Al2 Wol Zoë Jos Sio
+ 1  333   9 Ale   61  *0  67  70  73  76
+ 2  334  10 Al2   62  65  *0  71  74  77
+ 3  344  11 Wol   63  66  69 *'0  75  78
+ 4  444  12 Zoë   64  67  70  73  *0  79
+ 5  3333 12 Jos   65  68  71  74  77  *0
+ 6  3334 13 Sio   *0  69  72  75  78  81
+ 7  3344 14 Ale   67  *0  73  76  79  82
+ 8  3444 15 Al2   68  71  *0  77  80  83
+ 9> 4444 16 Wol    .   .   .   .   .   .
+total            450 406 422 516 536 556
+calls/3            0   0   0   1   0   0
+* went out, ' a call
+Ale=Alexander Brandt Al2=Alexander Braun
+Wol=Wolfgang Amadeus Jos=José
+Sio=Siobhan
+1) 2H 3H 4H 5H (Alexander Brandt)
+2) 9C 10C JC QC (Alexander Brandt)
+3) 5S 6S 7S 8S (Alexander Brandt)
+4) JK 6D 7D 8D (Alexander Brandt)
+R9 4444, Wolfgang Amadeus deals
+down: Alexander Brandt
+"""
+    assert exact(referee("show", "--full")) == expected

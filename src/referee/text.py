@@ -226,12 +226,13 @@ def _unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
 
 
-def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
+def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 12) -> T:
     """The one choice `text` names: by a label exactly, else by a unique prefix (any case);
     then the same with accents left out (`zoe`, `jose`), where that still tells them apart.
 
     Several labels may name one value (a player's name and nickname). The one matcher for
-    players, commands and rules, so every near miss reads alike.
+    players, commands and rules, so every near miss reads alike. A miss lists the first
+    `listed` labels (a short list, such as the shell's commands, is listed whole).
 
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
@@ -264,5 +265,5 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
     if close:
         guess = next(label for label in labels if label.casefold() == close[0])
         raise UsageError(f"unknown {what} {quote(text)}: did you mean {quote(guess)}?")
-    shown = ", ".join(labels[:12]) or "none"
+    shown = ", ".join(labels[:listed]) or "none"
     raise UsageError(f"unknown {what} {quote(text)}: try {shown}")

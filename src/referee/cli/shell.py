@@ -288,8 +288,10 @@ class Shell:
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
+        commands = (*open_now, *rest)
         try:  # a slip's "did you mean" never offers join, leave or replace (`clear`: leave?)
-            return pick(word, [(n, n) for n in (*open_now, *rest)], "command")
+            # a miss lists every command, the shell's own last, however many the game has
+            return pick(word, [(n, n) for n in commands], "command", listed=len(commands))
         except UsageError as unknown:
             from referee.cli.moves import owners_of
 
@@ -430,17 +432,18 @@ class Shell:
             text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
             return f"{name} {usage.lower()}\n{text}".strip()
         open_now = self.open_actions()
-        lines = ["open now (a unique prefix does):"]
-        lines += [f"  {n:<8} {self._short(n)}" for n in open_now]
         over = self._is_over()
         tools = [n for n in self.plugin.tools if n in self.actions]
         tools = [n for n in tools if over or n not in self.plugin.after]
-        lines += [f"  {n:<8} {self._short(n)}" for n in tools]
+        # one column for every what-it-does, as wide as the longest name (`contracts`)
+        wide = max(8, *(len(n) for n in (*open_now, *tools, *BUILTINS)))
+        lines = ["open now (a unique prefix does):"]
+        lines += [f"  {n:<{wide}} {self._short(n)}" for n in (*open_now, *tools)]
         rest = [n for n in self.actions if n not in open_now and n not in tools]
         if rest:
             lines.append("not now: " + ", ".join(rest))
         lines.append("also:")
-        lines += [f"  {n:<8} {text}" for n, text in BUILTINS.items()]
+        lines += [f"  {n:<{wide}} {text}" for n, text in BUILTINS.items()]
         return "\n".join(lines)
 
     def _is_over(self) -> bool:

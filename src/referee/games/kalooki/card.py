@@ -9,8 +9,11 @@ A newcomer's column starts at the round he was first dealt (the rounds before ar
 the legend says the total he sat down with); a player who left has `x` in the first round he
 was not dealt, and nothing after it.
 When the screen is narrow the row's prefix gives way first (the contract in words, then the
-cards dealt, then the contract code), never the space between two scores; when it is short,
-the rounds not yet played give way before the ones played.
+cards dealt, then the contract code), never the space between two scores. When it is short
+(six players late in the game on a phone, a ruling above), the compact sheet keeps what a
+phone needs after an action: the last round played and this one, the totals and calls, and
+this round in short: each player's melds on a line led by his column's head, and once
+someone went out only the hands still to enter. `show --full` shows everything.
 """
 
 from __future__ import annotations
@@ -22,12 +25,15 @@ from typing import NamedTuple
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from referee.games.kalooki.cards import show
 from referee.games.kalooki.engine import Phase, Seat, State, VoidDeal, dealers_ahead
 from referee.render.cells import cut, ljust, rjust, width_of
 from referee.render.common import header, wrapped_lines
 from referee.text import printable
 
 WIDEST = 8  # a column is never wider than this, however wide the screen
+RECENT = 2  # the rounds the compact sheet shows: the last one played and this one
+STOCK_ONCE = "the stock ran out once: a second time voids the round"
 SCORE = 3  # a cell's room before any score is in: a hand's three digits, so a fresh sheet
 # is laid out as it will be once the scores come (names stay names, not initials)
 TICKS = 3  # calls shown as ticks up to this many; more as a number and a tick (4')
@@ -178,12 +184,13 @@ def _layout(state: State, width: int, numbers: Sequence[int]) -> Layout:
     return Layout((), 0, cell, Ticks.NONE, False)  # narrower than any sheet: the screen cuts it
 
 
-def _sheet(state: State, width: int, played_only: bool) -> tuple[list[Text], list[str], str]:
-    """The rows of the sheet, the column heads it used, and the marks its cells show."""
+def _sheet(state: State, width: int, recent: bool) -> tuple[list[Text], list[str], str]:
+    """The rows of the sheet (`recent`: only the last round played and this one), the column
+    heads it used, and the marks its cells show."""
     n = len(state.seats)
-    numbers = list(range(1, state.rounds + 1))
-    if played_only:
-        numbers = numbers[: min(state.round, state.rounds)]
+    last = min(state.round, state.rounds)  # this round, or the last one once the game is over
+    first, end = (max(1, last - RECENT + 1), last) if recent else (1, state.rounds)
+    numbers = list(range(first, end + 1))
     layout = _layout(state, width, numbers)
     wide = layout.prefix
     cell = max(layout.cell, min(WIDEST, (width - wide) // n))
@@ -232,10 +239,10 @@ def _dealers(state: State, heads: Sequence[str], width: int) -> dict[int, str]:
     return found
 
 
-def sheet(state: State, width: int, played_only: bool = False) -> list[Text]:
-    """The round rows, the totals and the calls; `played_only` leaves out the rounds not yet
-    played (the current round stays)."""
-    return _sheet(state, width, played_only)[0]
+def sheet(state: State, width: int, recent: bool = False) -> list[Text]:
+    """The round rows, the totals and the calls; `recent`: of the rounds, only the last one
+    played and this one."""
+    return _sheet(state, width, recent)[0]
 
 
 def _line(prefix: str, cells: Sequence[str], cell: int, style: str) -> Text:
@@ -257,15 +264,18 @@ def legend(
         for s in state.seats
         if s.joined is not None and s.joined > 1
     ]
+    return [Text(line, style="dim") for line in _fill(said, width)] + key(state, heads, width)
+
+
+def key(state: State, heads: Sequence[str], width: int) -> list[Text]:
+    """Who each column head cut short is (`Al2=Alexander Braun`), a line broken between two
+    names, never inside one; nothing when every head is a whole name."""
     shortened = [
         f"{short}={printable(seat.name)}"
         for short, seat in zip(heads, state.seats, strict=True)
         if short != printable(seat.name)
     ]
-    lines = [Text(line, style="dim") for line in _fill(said, width)]
-    if shortened:
-        lines.append(Text(" ".join(shortened), style="dim"))
-    return lines
+    return [Text(line, style="dim") for line in _fill(shortened, width, " ")]
 
 
 def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
@@ -281,48 +291,91 @@ def _fill(items: Sequence[str], width: int, between: str = ", ") -> list[str]:
 
 def situation(state: State, width: int = 40) -> list[Text]:
     """This round: the table's melds, who is down, what to enter next; or the winner."""
-    lines: list[Text] = []
     if state.is_over:
-        winners = state.winners
-        low = state.low
-        said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
-        lines.append(Text(f"{said} with {low}", style="bold green"))
-        return lines
+        return [_winner(state)]
     melds = [
-        f"{number}) {' '.join(map(str, meld.cards))} ({printable(meld.owner)})"
+        f"{number}) {show(meld.cards)} ({printable(meld.owner)})"
         for number, meld in enumerate(state.table, start=1)
     ]
     # several melds a line, so the ruling stays on a short screen however many are down
-    lines += [Text(line) for line in _fill(melds, width, "  ")]
+    lines = [Text(line) for line in _fill(melds, width, "  ")]
     if state.stockouts:
-        lines.append(Text("the stock ran out once: a second time voids the round"))
+        lines.append(Text(STOCK_ONCE))
+    lines.append(_status(state, width))
+    down = [printable(s.name) for s in state.seats if s.down]
+    if down:
+        lines.append(Text(f"down: {', '.join(down)}"))
+    if state.phase is Phase.SCORING:
+        lines.append(_to_enter(state))
+    return lines
+
+
+def compact_situation(state: State, heads: Sequence[str], width: int = 40) -> list[Text]:
+    """This round in short, under the compact sheet: each player's melds on a line led by his
+    column's head (which says who is down); once someone went out, only the hands to enter
+    (the table has no more say in the round); or the winner."""
+    if state.is_over:
+        return [_winner(state)]
+    if state.phase is Phase.SCORING:
+        return [_status(state, width), _to_enter(state)]
+    lines = [Text(line) for line in _melds_by_owner(state, heads, width)]
+    if state.stockouts:
+        lines.append(Text(STOCK_ONCE))
+    return [*lines, _status(state, width)]
+
+
+def _winner(state: State) -> Text:
+    winners = state.winners
+    said = " and ".join(map(printable, winners)) + (" tie" if len(winners) > 1 else " wins")
+    return Text(f"{said} with {state.low}", style="bold green")
+
+
+def _status(state: State, width: int) -> Text:
+    """The round, its contract (in words where they fit) and the dealer."""
     contract = state.rules.contract(state.round)
     dealer = printable(state.name(state.dealer))
     status = f"R{state.round} {contract.code} ({contract.words()}), {dealer} deals"
     if width_of(status) > width:
         status = f"R{state.round} {contract.code}, {dealer} deals"
-    lines.append(Text(status, style="bold"))
-    down = [printable(s.name) for s in state.seats if s.down]
-    if down:
-        lines.append(Text(f"down: {', '.join(down)}"))
-    if state.phase is Phase.SCORING:
-        missing = [
-            printable(s.name) for s in state.seats if s.hand is None and s.is_dealt(state.round)
+    return Text(status, style="bold")
+
+
+def _to_enter(state: State) -> Text:
+    """Who went out, and whose hands are still to enter."""
+    missing = [printable(s.name) for s in state.seats if s.hand is None and s.is_dealt(state.round)]
+    out = printable(state.name(state.out)) if state.out is not None else ""
+    return Text(f"{out} went out; hands to enter: {', '.join(missing)}")
+
+
+def _melds_by_owner(state: State, heads: Sequence[str], width: int) -> list[str]:
+    """The table's melds, numbered, a player's on his own lines led by his column's head:
+    `Ale: 1) 2H 3H 4H 5H  2) 9C 10C JC QC` (a tack needs the number, not the owner's name)."""
+    head = {seat.name: short for seat, short in zip(state.seats, heads, strict=True)}
+    owners = list(dict.fromkeys(meld.owner for meld in state.table))
+    lead = max((width_of(head[owner]) for owner in owners), default=0) + 2
+    lines = []
+    for owner in owners:
+        melds = [
+            f"{number}) {show(meld.cards)}"
+            for number, meld in enumerate(state.table, start=1)
+            if meld.owner == owner
         ]
-        out = printable(state.name(state.out)) if state.out is not None else ""
-        lines.append(Text(f"{out} went out; hands to enter: {', '.join(missing)}"))
+        first, *rest = _fill(melds, width - lead, "  ")
+        lines += [ljust(f"{head[owner]}:", lead) + first, *(" " * lead + line for line in rest)]
     return lines
 
 
 def card(state: State, title: str, width: int = 40, compact: bool = False) -> RenderableType:
-    """The score sheet; `compact` (a short screen) without the rounds not yet played."""
+    """The score sheet; `compact` (a short screen): what a phone needs after an action, the
+    last round played and this one, the totals, and the round's situation in short."""
     return Group(*_card(state, title, width, compact))
 
 
 def _card(state: State, title: str, width: int, compact: bool) -> list[Text]:
     top = header("KALOOKI", title, width)
-    rows, heads, marks = _sheet(state, width, played_only=compact)
-    return [top, *rows, *legend(state, rows, heads, width, marks), *situation(state, width)]
+    rows, heads, marks = _sheet(state, width, recent=compact)
+    now = compact_situation(state, heads, width) if compact else situation(state, width)
+    return [top, *rows, *legend(state, rows, heads, width, marks), *now]
 
 
 def card_lines(state: State, width: int, title: str = "") -> int:
@@ -334,7 +387,7 @@ def card_lines(state: State, width: int, title: str = "") -> int:
 
 def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     """The running totals: each round played, who dealt it, and every total after it, the
-    one who went out marked `*` (and a corrected hand `~`)."""
+    one who went out marked `*` (and a corrected hand `~`); the sheet's key to names cut."""
     n = len(state.seats)
     cells: dict[int, list[str]] = {}
     running = [s.carried for s in state.seats]  # a newcomer from the total he sat down with
@@ -367,6 +420,7 @@ def totals_card(state: State, title: str, width: int = 40) -> RenderableType:
     said = [f"{mark} {LEGEND[mark]}" for mark in "*~x" if mark in marks]
     if said:
         lines.append(Text(", ".join(said), style="dim"))
+    lines += key(state, heads, width)
     if state.is_over:
         lines += situation(state, width)
     else:

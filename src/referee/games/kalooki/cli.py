@@ -37,8 +37,11 @@ RulesetOpt = Annotated[
         metavar="RULESET", help="Bundled ruleset NAME, or PATH to yours.", show_default=False
     ),
 ]
-Cards = Annotated[list[str], typer.Argument(help="Cards like 10H QS AC JK, spaces or commas.")]
-RoundArg = Annotated[int, typer.Argument(help="The round, 1 to 9.")]
+# One name a value, as the actions' (`fix ROUND PLAYER CARDS`) and the help text say it.
+Cards = Annotated[
+    list[str], typer.Argument(metavar="CARDS", help="Cards like 10H QS AC JK, spaces or commas.")
+]
+RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="The round, 1 to 9.")]
 
 
 def _rules(ctx: typer.Context, ref: str | None) -> k.Rules:
@@ -96,7 +99,8 @@ def contract(
     ctx: typer.Context,
     round_number: RoundArg,
     melds: Annotated[
-        list[str], typer.Argument(help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S")
+        list[str],
+        typer.Argument(metavar="MELDS", help="Melds separated by /: 5H 5D JK / 7S 8S 9S 10S"),
     ],
     ruleset: RulesetOpt = None,
     json_out: JsonOpt = False,

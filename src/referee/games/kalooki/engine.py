@@ -186,7 +186,8 @@ class Down:
     Param("swap", "flag", option="--swap", help="The card a joker stands for: the joker moves."),
     help="""Tack a card on a meld.
 
-    By the tack order and the joker rules; --swap puts in the card a joker stands for.
+    By the tack order and the joker rules: 'tack Cy 9S --on 3'. --swap puts in the card a
+    joker stands for, and the joker moves to the end: 'tack Cy 5D --on 1 --swap'.
     """,
 )  # fmt: skip
 @dataclass(frozen=True, slots=True)
@@ -309,13 +310,16 @@ class LaidDown(NamedTuple):
 
 
 class Tacked(NamedTuple):
-    """A card added to table meld `meld` (`swap`: it freed the joker, which moved)."""
+    """A card added to table meld `meld` (`swap`: it freed the joker, which moved); `joker`,
+    the card a joker this tack put at an end of a four now stands for (the freed one, or a
+    joker tacked), as a lay-down says it."""
 
     player: str
     card: Card
     meld: int
     swap: bool
     reading: tuple[Card, ...]
+    joker: Card | None = None
 
 
 class Reshuffled(NamedTuple):
@@ -630,6 +634,17 @@ def _kept(state: State, seat: Seat) -> int:
     return _held(state.rules, state.round, seat.calls_hand)[0] - seat.laid
 
 
+def cards_left(kept: int) -> str:
+    """What a player who has laid every card he holds between turns has left (`Emptied.kept`),
+    as his ruling and every refusal naming him say it: his discard (`one card`), or nothing."""
+    return "one card" if kept > 0 else "no card"
+
+
+def _left(state: State, seat: Seat) -> str:
+    """`cards_left` for `seat`, who has laid every card he holds between turns."""
+    return cards_left(_kept(state, seat) + 1)
+
+
 def _emptied(state: State, but: int) -> Seat | None:
     """A player other than `but` who has laid every card he holds between turns, if any: he goes
     out with his last discard (or lay), so nobody else can empty his hand this round."""
@@ -735,8 +750,8 @@ def _laid(state: State, i: int, facts: list[Fact]) -> State:
     if kept <= 0:
         if (other := _emptied(state, i)) is not None:
             raise RuleViolation(
-                f"that lays {seat.name}'s last card, but {other.name} has laid every card"
-                f" already and goes out: out {other.name} ends the round"
+                f"{seat.name} would have {_left(state, seat)} left, but {other.name} has"
+                f" {_left(state, other)} left already and goes out: out {other.name} ends the round"
             )
         facts.append(Emptied(seat.name, kept + 1))  # the drawn card, while it is in hand
     return state
@@ -820,15 +835,26 @@ def _tack(state: State, event: Tack, facts: list[Fact]) -> State:
     meld = state.table[event.meld - 1]
     _check_holds(state, i, 1, f"{event.player} tacks {event.card}")
     _check_pack(state, [event.card])
+    if event.swap and not any(c.is_joker for c in meld.cards):
+        raise RuleViolation(
+            f"meld {event.meld} has no joker ({show(list(meld.cards))}):"
+            f" tack {event.card} without --swap"
+        )
     if meld.kind is Kind.THREE:
         new = _tack_three(state, meld, event)
     else:
         new = _tack_four(state, meld, event)
     table = list(state.table)
     table[event.meld - 1] = new
-    facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards))
+    joker = _new_place(meld, new) if event.swap or event.card.is_joker else None
+    facts.append(Tacked(event.player, event.card, event.meld, event.swap, new.cards, joker))
     state = replace(state, table=tuple(table))
     return _laid(_set_seat(state, i, laid=state.seats[i].laid + 1), i, facts)
+
+
+def _new_place(before: TableMeld, after: TableMeld) -> Card | None:
+    """The place a tack opened at an end of a four (None for a three, which has no places)."""
+    return next((place for place in after.stands_for if place not in before.stands_for), None)
 
 
 def _tack_three(state: State, meld: TableMeld, event: Tack) -> TableMeld:
@@ -967,8 +993,8 @@ def _out(state: State, i: int, later: bool, facts: list[Fact]) -> State:
         )
     if (other := _emptied(state, i)) is not None:
         raise RuleViolation(
-            f"{other.name} has laid every card, so {other.name} goes out, not {name}:"
-            f" out {other.name} (or undo the lay that emptied {other.name}'s hand)"
+            f"{other.name} has {_left(state, other)} left, so {other.name} goes out, not {name}:"
+            f" out {other.name} (or undo the lay that left {other.name} {_left(state, other)})"
         )
     facts.append(WentOut(name))
     state = _set_seat(state, i, hand=0)

@@ -51,16 +51,18 @@ def _sentence(fact: kg.Fact) -> str:
             )
             verb = "lays down" if contract else "lays new melds"
             return f"{n(player)} {verb} {laid}"
-        case kg.Tacked(player=player, card=card, meld=meld, swap=swap, reading=reading):
+        case kg.Tacked(
+            player=player, card=card, meld=meld, swap=swap, reading=reading, joker=joker
+        ):
+            stands = _places([joker] if joker else [])
             if swap:
                 return (
                     f"{n(player)} puts {card} in for the joker on meld {meld}, which moves:"
-                    f" {show(list(reading))}"
+                    f" {show(list(reading))}{stands}"
                 )
-            return f"{n(player)} tacks {card} on meld {meld}: {show(list(reading))}"
+            return f"{n(player)} tacks {card} on meld {meld}: {show(list(reading))}{stands}"
         case kg.Emptied(player=player, kept=kept):
-            left = "one card" if kept else "no card"
-            return f"{n(player)} has {left} left: out {n(player)} ends the round"
+            return f"{n(player)} has {kg.cards_left(kept)} left: out {n(player)} ends the round"
         case kg.Reshuffled():
             return "the stock ran out: keep the top discard, shuffle the rest as the stock"
         case kg.Voided(round=number):
@@ -104,5 +106,9 @@ def _sentence(fact: kg.Fact) -> str:
 
 def _jokers(number: int, jokers: Sequence[tuple[int, Card]]) -> str:
     """Where each joker of four `number` stands: ` (JK as 5D)`; nothing for a three."""
-    places = [f"JK as {place}" for meld, place in jokers if meld == number]
-    return f" ({', '.join(places)})" if places else ""
+    return _places([place for meld, place in jokers if meld == number])
+
+
+def _places(places: Sequence[Card]) -> str:
+    """Where jokers stand, as a ruling says it: ` (JK as 5D, JK as 9D)`; nothing for none."""
+    return f" ({', '.join(f'JK as {place}' for place in places)})" if places else ""
