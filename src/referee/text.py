@@ -210,6 +210,15 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def is_same_name(typed: str, name: str) -> bool:
+    """Whether `typed` is `name` whole as `pick` reads it: in any case, an accent either way.
+
+    >>> is_same_name("FRIDAY", "friday"), is_same_name("fri", "friday")
+    (True, False)
+    """
+    return _folded(typed.strip()) == _folded(name)
+
+
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
     """The one choice `text` names: by a label exactly, else by a unique prefix (any case).
 
@@ -219,10 +228,10 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str) -> T:
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
     """
-    wanted = _folded(text.strip())
     for label, value in choices:
-        if _folded(label) == wanted:
+        if is_same_name(text, label):
             return value
+    wanted = _folded(text.strip())
     found: dict[str, T] = {}
     for label, value in choices:
         if wanted and _folded(label).startswith(wanted) and value not in found.values():

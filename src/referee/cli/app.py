@@ -391,13 +391,12 @@ def use(
     ctx: typer.Context, name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]
 ) -> None:
     """Pick the current session."""
-    from referee.session import check_session_name
-
     space = workspace(ctx)
-    path = storage.resolve(space.home, name)
-    storage.load(path, space.cache)  # refuse to point at something unreadable
-    # A path is kept resolved, so the pointer means the same file from any folder.
-    ref = str(path.resolve()) if storage.is_path(name) else check_session_name(name)
+    path = storage.find_session(space.home, name)
+    storage.load(storage.follow_links(path), space.cache)  # never point at the unreadable
+    # A path is kept resolved, so the pointer means the same file from any folder; a name
+    # as the session is called (`use frid` points at friday).
+    ref = str(path.resolve()) if storage.is_path(name) else path.stem
     space.home.set_current(ref)
     output.print_text(f"current session: {ref}")
 
