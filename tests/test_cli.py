@@ -379,6 +379,7 @@ def test_the_environment_names_a_session_as_typed_words_do(
     referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
     monkeypatch.setenv("REFEREE_SESSION", "FRI")
     assert show(referee)["session"] == "friday"
+    assert referee("sessions").out.splitlines()[0] == "* friday"  # the one the variable names
 
 
 def test_rename_finds_the_session_as_show_does(referee: Runner, home: Path) -> None:

@@ -281,7 +281,10 @@ def list_sessions(
 
     first_day = history.parse_day(since) if since is not None else None
     space = workspace(ctx)
-    current = storage.current_ref(space.home)
+    try:  # found as any command finds it: `REFEREE_SESSION=fri` marks friday
+        current = storage.locate(space.home, None)
+    except UsageError:  # none, or a name that finds none: nothing is marked
+        current = None
     rows: list[dict[str, Any]] = []
     nights, unreadable = storage.nights_by_session(space.home)
     for line in unreadable:
@@ -289,7 +292,7 @@ def list_sessions(
     for path in storage.session_files(space.home):
         row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
         row["night"] = None
-        row["current"] = current in (path.stem, str(path))
+        row["current"] = path == current
         try:
             loaded = storage.load(path, space.cache)
         except RefereeError as error:
