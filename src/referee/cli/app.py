@@ -277,7 +277,7 @@ def list_sessions(
 
     Newest first: game, players, status, last change in local time (* marks the current one).
     """
-    from referee import history
+    from referee import history, league
 
     first_day = history.parse_day(since) if since is not None else None
     space = workspace(ctx)
@@ -310,6 +310,7 @@ def list_sessions(
             night=nights.get(loaded.session.id),
             game=loaded.session.game,
             ruleset=history.ruleset_name(loaded.session),
+            named=league.session_pool(loaded.session),  # Perudo by its own name
             players=[p.name for p in loaded.session.players],
             status=result.status,
             winners=list(result.winners),
@@ -371,9 +372,8 @@ def list_sessions(
             last = head.rsplit("\n", 1)[-1]
             fits = len(last) + 2 + len(said) <= min(output.width(), 40)
             head += f"  {said}" if fits else f"\n    {said}"
-        lines.append(
-            f"{head}\n    {r['game']}, {status[r['status']]}, {when}\n    {', '.join(r['players'])}"
-        )
+        facts = f"{r['named']}, {status[r['status']]}, {when}"
+        lines.append(f"{head}\n    {facts}\n    {', '.join(r['players'])}")
         if "copy_of" in r:
             lines.append(f"    a copy of {r['copy_of']}: counted once")
     output.print_wrapped("\n".join(lines))
