@@ -611,7 +611,8 @@ def test_perudo_is_named_perudo_wherever_a_session_is_named(referee: Runner) -> 
     assert started.out.splitlines()[:2] == ["started peru (perudo)", "in night fri"]
     assert started.err == "warning: Perudo plays best with 4 to 8 players\n"
     assert referee("sessions").out.splitlines()[1].startswith("    perudo, playing, ")
-    assert json.loads(referee("sessions", "--json").out)[0]["game"] == "liars"  # as it was
+    listed = json.loads(referee("sessions", "--json").out)[0]
+    assert (listed["game"], listed["ruleset"]) == ("liars", "perudo")  # the game kept as it was
     assert referee("export", "--format", "md").out.startswith("# peru (perudo)\n")
     assert "1. peru (perudo): playing" in referee("night").out.splitlines()
     assert json.loads(referee("night", "--json").out)["games"][0]["game"] == "liars"

@@ -343,8 +343,8 @@ def list_sessions(
     if first_day is not None:
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
-        keys = ("name", "game", "players", "status", "winners", "updated", "minutes", "path",
-                "night")  # fmt: skip
+        keys = ("name", "game", "ruleset", "players", "status", "winners", "updated", "minutes",
+                "path", "night")  # fmt: skip
         extra = ("copy_of",)  # only on a copy of another file
         output.print_json(
             [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
