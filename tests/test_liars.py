@@ -604,8 +604,11 @@ def test_a_warning_outside_four_to_eight_players(referee: Runner) -> None:
     assert referee("new", "liars", "A", "B", "C", "D", "--name", "four").err == ""
 
 
-def test_perudo_is_named_perudo_wherever_a_session_is_named(referee: Runner) -> None:
-    """`new`, its warning, `sessions`, the Markdown export and the night said Liar's dice."""
+def test_perudo_is_named_perudo_wherever_a_session_is_named(
+    referee: Runner, tmp_path: Path
+) -> None:
+    """`new`, its warning, `sessions`, the Markdown export, the night, a slip of game and
+    `import` said Liar's dice."""
     referee("night", "start", "fri", "Ann", "Bob", "Cy")
     started = referee("new", "liars", "Ann", "Bob", "Cy", "--ruleset", "perudo", "--name", "peru")
     assert started.out.splitlines()[:2] == ["started peru (perudo)", "in night fri"]
@@ -616,6 +619,11 @@ def test_perudo_is_named_perudo_wherever_a_session_is_named(referee: Runner) -> 
     assert referee("export", "--format", "md").out.startswith("# peru (perudo)\n")
     assert "1. peru (perudo): playing" in referee("night").out.splitlines()
     assert json.loads(referee("night", "--json").out)["games"][0]["game"] == "liars"
+    slip = referee("kariki", "claim", "9")
+    assert slip.err.startswith("error: session 'peru' is Perudo: 'kariki claim' needs a Kariki")
+    referee("export", "--format", "json", "-o", str(tmp_path / "peru.json"))
+    imported = referee("import", str(tmp_path / "peru.json"), "--name", "again", "--as-copy")
+    assert imported.out == "imported peru.json as again (perudo)\n"
 
 
 def test_odds_in_and_out_of_a_session(referee: Runner) -> None:

@@ -404,7 +404,9 @@ def import_session(
     session = replace(session, name=new_name)
     path = space.home.session_path(new_name)
     storage.create(path, session, state, keep_created=True)
-    output.print_text(f"imported {file.name} as {new_name} ({session.game})")
+    from referee.league import session_pool
+
+    output.print_text(f"imported {file.name} as {new_name} ({session_pool(session)})")
 
 
 def _free_name(home: storage.Home, base: str) -> str:
