@@ -320,7 +320,97 @@ def test_a_session_is_named_as_a_player_is(
     assert "/" not in result.err
 
 
-def test_delete_takes_a_sessions_whole_name(referee: Runner, home: Path) -> None:
+def every_file(home: Path) -> dict[str, bytes]:
+    """What the data folder holds: a refused command leaves it as it was."""
+    return {str(p.relative_to(home)): p.read_bytes() for p in home.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("line", "in_environment"),
+    [
+        pytest.param(("show", "fridya"), False, id="show"),
+        pytest.param(("use", "fridya"), False, id="use"),
+        pytest.param(("rename", "fridya", "sunday"), False, id="rename"),
+        pytest.param(("delete", "fridya", "--yes"), False, id="delete"),
+        pytest.param(("log", "-s", "fridya"), False, id="log"),
+        pytest.param(("undo", "-s", "fridya"), False, id="undo"),
+        pytest.param(("export", "-s", "fridya"), False, id="export"),
+        pytest.param(("kariki", "claim", "9", "-s", "fridya"), False, id="an-action"),
+        pytest.param(("-s", "fridya", "redo"), False, id="before-the-command"),
+        pytest.param(("shell", "-s", "fridya"), False, id="shell"),
+        pytest.param(("show",), True, id="REFEREE_SESSION"),
+    ],
+)
+def test_every_command_names_a_session_as_show_does(
+    referee: Runner,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    line: tuple[str, ...],
+    in_environment: bool,
+) -> None:
+    """`use`, `rename`, `delete` and $REFEREE_SESSION said an absolute path with exit 3 for a
+    near miss (and `use` kept one it could not find): one matcher, one line, nothing written."""
     referee("new", "kariki", "Ann", "Bob", "--name", "friday")
-    assert referee("delete", "fri", "--yes").code == 3  # never a prefix: nothing deleted
-    assert session_file(home).exists()
+    referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
+    if in_environment:
+        monkeypatch.setenv("REFEREE_SESSION", "fridya")
+    before = every_file(home)
+    result = referee(*line)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "error: unknown session 'fridya': did you mean 'friday'?\n"
+    assert every_file(home) == before
+
+
+def test_use_keeps_the_name_it_found(referee: Runner, home: Path) -> None:
+    """`use frid` pointed at `frid`, so every later command failed with exit 3."""
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
+    assert referee("use", "frid").out == "current session: friday\n"
+    assert (home / "current").read_text() == "friday\n"
+    assert show(referee)["session"] == "friday"
+    assert referee("use", "SATURDAY").out == "current session: saturday\n"
+    assert (home / "current").read_text() == "saturday\n"
+
+
+def test_the_environment_names_a_session_as_typed_words_do(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
+    monkeypatch.setenv("REFEREE_SESSION", "FRI")
+    assert show(referee)["session"] == "friday"
+    assert referee("sessions").out.splitlines()[0] == "* friday"  # the one the variable names
+
+
+def test_rename_finds_the_session_as_show_does(referee: Runner, home: Path) -> None:
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    referee("new", "kariki", "Ann", "Bob", "--name", "saturday")
+    assert referee("rename", "SAT", "sunday").out == "renamed saturday to sunday\n"
+    assert not session_file(home, "saturday").exists()
+    assert show(referee, "-s", "sunday")["session"] == "sunday"
+
+
+@pytest.mark.parametrize(
+    ("typed", "code", "said"),
+    [
+        pytest.param("FRIDAY", 0, "deleted friday\n", id="any-case"),
+        pytest.param(
+            "fri", 2, "error: delete takes the whole name: did you mean 'friday'?\n", id="prefix"
+        ),
+        pytest.param(
+            "",
+            2,
+            "error: bad session name '': use plain letters a-z, digits, '_', '.' or "
+            "'-', like friday\n",
+            id="empty",  # it deleted the current session
+        ),
+    ],
+)
+def test_delete_takes_a_sessions_whole_name(
+    referee: Runner, home: Path, typed: str, code: int, said: str
+) -> None:
+    """A prefix deleted nothing with exit 3 and a path; any case is still the whole name."""
+    referee("new", "kariki", "Ann", "Bob", "--name", "friday")
+    result = referee("delete", typed, "--yes")
+    assert result.code == code and (result.out if code == 0 else result.err) == said
+    assert session_file(home).exists() == bool(code)

@@ -111,6 +111,7 @@ def test_sessions_json_lists_outcomes_newest_first(referee: Runner, home: Path) 
     assert set(friday) == {
         "name",
         "game",
+        "ruleset",
         "players",
         "status",
         "winners",
@@ -122,6 +123,7 @@ def test_sessions_json_lists_outcomes_newest_first(referee: Runner, home: Path) 
     assert friday["minutes"] == 0  # one event: no play time yet
     assert friday["night"] is None  # started while no night was open
     assert (friday["game"], friday["status"], friday["winners"]) == ("kariki", "playing", [])
+    assert friday["ruleset"] == "kariki" and broken["ruleset"] is None
     assert friday["players"] == ["Ann", "Bob", "Cy"]
     assert (night["status"], night["winners"]) == ("finished", ["Bob"])  # settled: Dee did not
     referee("undo", "-s", "night")  # before the settle, Dee may still buy back

@@ -604,6 +604,28 @@ def test_a_warning_outside_four_to_eight_players(referee: Runner) -> None:
     assert referee("new", "liars", "A", "B", "C", "D", "--name", "four").err == ""
 
 
+def test_perudo_is_named_perudo_wherever_a_session_is_named(
+    referee: Runner, tmp_path: Path
+) -> None:
+    """`new`, its warning, `sessions`, the Markdown export, the night, a slip of game and
+    `import` said Liar's dice."""
+    referee("night", "start", "fri", "Ann", "Bob", "Cy")
+    started = referee("new", "liars", "Ann", "Bob", "Cy", "--ruleset", "perudo", "--name", "peru")
+    assert started.out.splitlines()[:2] == ["started peru (perudo)", "in night fri"]
+    assert started.err == "warning: Perudo plays best with 4 to 8 players\n"
+    assert referee("sessions").out.splitlines()[1].startswith("    perudo, playing, ")
+    listed = json.loads(referee("sessions", "--json").out)[0]
+    assert (listed["game"], listed["ruleset"]) == ("liars", "perudo")  # the game kept as it was
+    assert referee("export", "--format", "md").out.startswith("# peru (perudo)\n")
+    assert "1. peru (perudo): playing" in referee("night").out.splitlines()
+    assert json.loads(referee("night", "--json").out)["games"][0]["game"] == "liars"
+    slip = referee("kariki", "claim", "9")
+    assert slip.err.startswith("error: session 'peru' is Perudo: 'kariki claim' needs a Kariki")
+    referee("export", "--format", "json", "-o", str(tmp_path / "peru.json"))
+    imported = referee("import", str(tmp_path / "peru.json"), "--name", "again", "--as-copy")
+    assert imported.out == "imported peru.json as again (perudo)\n"
+
+
 def test_odds_in_and_out_of_a_session(referee: Runner) -> None:
     out = referee("liars", "odds", "5x3", "--dice", "36")
     assert out.code == 0 and "0.739323" in out.out and "liars-dice (no game in use)" in out.out
@@ -762,7 +784,7 @@ def test_every_action_fits_40x24_and_keeps_its_ruling(
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the warning wraps as it would
     names = _names(count, long)
     started = referee("new", "liars", *names, "--ruleset", "perudo", "--name", "s")
-    screens = [(started, "started s (liars)")]
+    screens = [(started, "started s (perudo)")]
 
     def doc() -> dict[str, Any]:
         found: dict[str, Any] = json.loads(referee("show", "--json").out)

@@ -233,6 +233,22 @@ def test_it_follows_use_and_says_when_the_session_is_gone(table: tuple[Path, Ser
         events.close()
 
 
+def test_a_prefix_given_to_serve_keeps_its_session(tmp_path: Path) -> None:
+    """`serve -s fri` found friday at every render: a session `fried` made later made the
+    prefix ambiguous, and the page said the session could not be read."""
+    home = tmp_path / "home"
+    assert one_off(home, "new", "kariki", "Ann", "Bob", "--name", "friday").returncode == 0
+    served = start(home, "serve", "-s", "fri", "--host", "127.0.0.1", "--port", "0")
+    try:
+        assert "friday" in served.page()
+        assert one_off(home, "new", "liars", "Dee", "Eve", "--name", "fried").returncode == 0
+        assert one_off(home, "kariki", "claim", "9", "-s", "friday").returncode == 0
+        page = served.page()
+        assert "friday" in page and "Nine" in page and "be read" not in page
+    finally:
+        served.stop()
+
+
 def test_stalled_clients_do_not_stop_the_next_one(watched: tuple[Path, Served]) -> None:
     _, served = watched
     stalled = [socket.create_connection((served.host, served.port), timeout=GUARD)

@@ -98,6 +98,21 @@ def test_standings_put_the_winner_first_with_place_1(referee: Runner) -> None:
     assert card.result == f"{outcome.winners[0]} won"
 
 
+def test_the_pages_name_perudo_as_its_own_game(referee: Runner, home: Path) -> None:
+    """Liar's dice under Perudo rules is Perudo on the session's page, as in ratings and
+    stats, and on the night's page (which said liars)."""
+    example = next(p for p in EXAMPLES if p.stem == "perudo-night")
+    page = Page()
+    page.feed(exported(referee, "html", example))
+    assert page.text["h1"] == ["Perudo"]
+    assert page.text["title"][0].startswith("Perudo: ")
+    referee("night", "start", "fri", "Ann", "Bob", "Cy", "Dee")
+    referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--ruleset", "perudo", "--name", "peru")
+    night = Page()
+    night.feed(referee("night", "--format", "html").out)
+    assert night.text["td"][:5] == ["1", "peru", "perudo", "playing", "no money"]
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_the_svg_uses_local_fonts_and_follows_dark_mode(referee: Runner, example: Path) -> None:
     text = exported(referee, "svg", example)

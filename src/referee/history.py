@@ -285,7 +285,9 @@ def markdown(
 ) -> str:
     """A readable report: players, result, play time, the money, the season it counts in (its
     name, then its top lines), the card as text, the history with rulings."""
-    lines = [f"# {_md(session.name)} ({session.game})", ""]
+    from referee.league import session_pool
+
+    lines = [f"# {_md(session.name)} ({session_pool(session)})", ""]  # Perudo by its own name
     started = local_time(session.created)
     if started:
         lines.append(f"Played: {started} (local time)")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.history import Summary, places, utc
+from referee.history import Summary, places, ruleset_name, utc
 from referee.text import name_key
+
+if TYPE_CHECKING:
+    from referee.session import Session
 
 # ---------------------------------------------------------------------------- one session, once
 
@@ -81,7 +84,17 @@ PROVISIONAL_UNDER = 3  # rated games before a rating is no longer provisional
 
 def pool(summary: Summary) -> str:
     """The rating pool a session belongs to: its game, and Perudo apart from Liar's dice."""
-    return PERUDO if summary.game == "liars" and summary.ruleset == PERUDO else summary.game
+    return _pool_of(summary.game, summary.ruleset)
+
+
+def session_pool(session: Session) -> str:
+    """The name every screen gives a session's game, its pool: `perudo` for Liar's dice played
+    under Perudo rules, as ratings and stats count it (`pool_title` writes it in sentences)."""
+    return _pool_of(session.game, ruleset_name(session))
+
+
+def _pool_of(game: str, ruleset: str) -> str:
+    return PERUDO if game == "liars" and ruleset == PERUDO else game
 
 
 def pool_title(name: str) -> str:

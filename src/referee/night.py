@@ -180,6 +180,7 @@ class GameLine:
     number: int
     member: Member
     file: str
+    game: str  # as every screen names it: `perudo` apart from `liars` (`league.session_pool`)
     status: str  # playing | provisional | finished | missing | unreadable
     winners: tuple[str, ...] = ()
     money: Money | None = None
@@ -241,6 +242,8 @@ class Ledger:
 def ledger(night: Night, played: Sequence[Played], left_out: Iterable[str] = ()) -> Ledger:
     """The night's games, each player's net over its finished games (a seat's takeover is
     inside its game's nets) and the rounds owed, from its sessions (`played`, in order)."""
+    from referee.league import session_pool
+
     out = set(left_out)
     lines: list[GameLine] = []
     nets: dict[str, int] = {}
@@ -252,13 +255,13 @@ def ledger(night: Night, played: Sequence[Played], left_out: Iterable[str] = ())
         member = found.member
         if found.session is None:
             status = "missing" if found.problem == "missing" else "unreadable"
-            lines.append(GameLine(number, member, found.file, status, problem=found.problem,
-                                  left_out=member.id in out))  # fmt: skip
+            lines.append(GameLine(number, member, found.file, member.game, status,
+                                  problem=found.problem, left_out=member.id in out))  # fmt: skip
             continue
         outcome = found.session.engine.outcome(found.state)
         kept = money(found.session, found.state)
-        line = GameLine(number, member, found.file, outcome.status, outcome.winners, kept,
-                        left_out=member.id in out)  # fmt: skip
+        line = GameLine(number, member, found.file, session_pool(found.session), outcome.status,
+                        outcome.winners, kept, left_out=member.id in out)  # fmt: skip
         lines.append(line)
         if line.is_counted and kept is not None and kept.result is not None:
             game_nets = kept.result.nets

@@ -220,6 +220,15 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def is_same_name(typed: str, name: str) -> bool:
+    """Whether `typed` is `name` whole as `pick` reads it: in any case, an accent either way.
+
+    >>> is_same_name("FRIDAY", "friday"), is_same_name("fri", "friday")
+    (True, False)
+    """
+    return _folded(typed.strip()) == _folded(name)
+
+
 def _unaccented(text: str) -> str:
     """`text` as `pick` compares it the second time: its letters without their accents."""
     split = unicodedata.normalize("NFD", _folded(text))

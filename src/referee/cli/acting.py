@@ -96,10 +96,12 @@ def act(
 
 def slip(command: str, session: Session, wanted: games.GameInfo) -> UsageError:
     """The one-line answer to a command of another game than the session's."""
-    have = games.info(session.game)
+    from referee.league import pool_title, session_pool
+
+    have = pool_title(session_pool(session))  # Perudo by its own name
     typed = f"{wanted.name} {command}"
     return UsageError(
-        f"session {quote(session.name)} is {have.title}: {quote(typed)} needs"
+        f"session {quote(session.name)} is {have}: {quote(typed)} needs"
         f" a {wanted.title} session (referee new {wanted.name} ... or -s NAME)"
     )
 

@@ -112,7 +112,7 @@ def new_command(game: games.GameInfo) -> Callable[..., None]:
             sets=sets or None,
             options=options,
             player_options=tuple(p.name for p in declared.options if p.player),
-            warning=declared.warning(len(players)) if declared.warning else None,
+            warning=declared.warning,
         )
         if declared.under is not None:
             said = declared.under(workspace(ctx).load(None).state)

@@ -279,11 +279,14 @@ def list_sessions(
 
     Newest first: game, players, status, last change in local time (* marks the current one).
     """
-    from referee import history
+    from referee import history, league
 
     first_day = history.parse_day(since) if since is not None else None
     space = workspace(ctx)
-    current = storage.current_ref(space.home)
+    try:  # found as any command finds it: `REFEREE_SESSION=fri` marks friday
+        current = storage.locate(space.home, None)
+    except UsageError:  # none, or a name that finds none: nothing is marked
+        current = None
     rows: list[dict[str, Any]] = []
     nights, unreadable = storage.nights_by_session(space.home)
     for line in unreadable:
@@ -291,7 +294,7 @@ def list_sessions(
     for path in storage.session_files(space.home):
         row: dict[str, Any] = {"name": path.stem, "path": str(path), "current": False}
         row["night"] = None
-        row["current"] = current in (path.stem, str(path))
+        row["current"] = path == current
         try:
             loaded = storage.load(path, space.cache)
         except RefereeError as error:
@@ -309,6 +312,7 @@ def list_sessions(
             night=nights.get(loaded.session.id),
             game=loaded.session.game,
             ruleset=history.ruleset_name(loaded.session),
+            named=league.session_pool(loaded.session),  # Perudo by its own name
             players=[p.name for p in loaded.session.players],
             status=result.status,
             winners=list(result.winners),
@@ -341,8 +345,8 @@ def list_sessions(
     if first_day is not None:
         rows = [r for r in rows if history.local_date(r.get("played")) >= first_day]
     if json_out:
-        keys = ("name", "game", "players", "status", "winners", "updated", "minutes", "path",
-                "night")  # fmt: skip
+        keys = ("name", "game", "ruleset", "players", "status", "winners", "updated", "minutes",
+                "path", "night")  # fmt: skip
         extra = ("copy_of",)  # only on a copy of another file
         output.print_json(
             [{k: r.get(k) for k in keys} | {k: r[k] for k in extra if k in r} for r in rows]
@@ -370,9 +374,8 @@ def list_sessions(
             last = head.rsplit("\n", 1)[-1]
             fits = len(last) + 2 + len(said) <= min(output.width(), 40)
             head += f"  {said}" if fits else f"\n    {said}"
-        lines.append(
-            f"{head}\n    {r['game']}, {status[r['status']]}, {when}\n    {', '.join(r['players'])}"
-        )
+        facts = f"{r['named']}, {status[r['status']]}, {when}"
+        lines.append(f"{head}\n    {facts}\n    {', '.join(r['players'])}")
         if "copy_of" in r:
             lines.append(f"    a copy of {r['copy_of']}: counted once")
     output.print_wrapped("\n".join(lines))
@@ -393,13 +396,12 @@ def use(
     ctx: typer.Context, name: Annotated[str, typer.Argument(help="Session NAME or PATH.")]
 ) -> None:
     """Pick the current session."""
-    from referee.session import check_session_name
-
     space = workspace(ctx)
-    path = storage.resolve(space.home, name)
-    storage.load(path, space.cache)  # refuse to point at something unreadable
-    # A path is kept resolved, so the pointer means the same file from any folder.
-    ref = str(path.resolve()) if storage.is_path(name) else check_session_name(name)
+    path = storage.find_session(space.home, name)
+    storage.load(storage.follow_links(path), space.cache)  # never point at the unreadable
+    # A path is kept resolved, so the pointer means the same file from any folder; a name
+    # as the session is called (`use frid` points at friday).
+    ref = str(path.resolve()) if storage.is_path(name) else path.stem
     space.home.set_current(ref)
     output.print_text(f"current session: {ref}")
 

@@ -160,7 +160,7 @@ def start_session(
     ruleset: str | None,
     options: Mapping[str, str | int | bool | None],
     player_options: tuple[str, ...] = (),
-    warning: str | None = None,
+    warning: Callable[[int, str], str | None] | None = None,
     table: Mapping[str, Any] | None = None,
     sets: list[str] | None = None,
 ) -> None:
@@ -168,9 +168,11 @@ def start_session(
 
     `options` are the game's own (None: not given); those in `player_options` name a player,
     by a prefix or a nickname as anywhere else, and are stored as the player's name. A
-    `warning` is shown above the card, which then leaves room for it. `table` is a ruleset
-    already in hand (a rematch keeps the house rules of the match before).
+    `warning` (the game's `New.warning`) is shown above the card, which then leaves room for
+    it. `table` is a ruleset already in hand (a rematch keeps the house rules of the match
+    before).
     """
+    from referee.league import pool_title, session_pool
     from referee.session import check_session_name, initial
 
     info = games.info(game)
@@ -209,13 +211,15 @@ def start_session(
         except RefereeError:
             storage.discard(path)  # not current, or not in the night: a retry must work
             raise
-    output.print_text(f"started {session_name} ({info.name})")
+    named = session_pool(session)  # Perudo by its own name
+    output.print_text(f"started {session_name} ({named})")
     above = 1
     if night is not None:
         output.print_text(f"in night {night.name}")
         above += 1
-    if warning:
-        above += output.warning_line(warning)
+    said = warning(len(people), pool_title(named)) if warning else None
+    if said:
+        above += output.warning_line(said)
     draw_card(session, state, above=above)
 
 

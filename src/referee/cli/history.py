@@ -19,11 +19,11 @@ from referee.cli.common import (
     open_session,
     workspace,
 )
-from referee.errors import RefereeError, StorageError, UsageError
+from referee.errors import RefereeError, StorageError, UsageError, quote
 from referee.games.money import show
 from referee.night import night_of_each
 from referee.session import Session, check_session_name, initial, replay
-from referee.text import as_typed, printable
+from referee.text import as_typed, is_same_name, printable
 
 if TYPE_CHECKING:
     import multiprocessing.pool
@@ -404,7 +404,9 @@ def import_session(
     session = replace(session, name=new_name)
     path = space.home.session_path(new_name)
     storage.create(path, session, state, keep_created=True)
-    output.print_text(f"imported {file.name} as {new_name} ({session.game})")
+    from referee.league import session_pool
+
+    output.print_text(f"imported {file.name} as {new_name} ({session_pool(session)})")
 
 
 def _free_name(home: storage.Home, base: str) -> str:
@@ -500,7 +502,6 @@ def stats(
 def _pair(summaries: list[history.Summary], versus: tuple[str, str]) -> tuple[str, str]:
     """The two players `--vs A B` names (in any case, each as his latest session spells him),
     or `UsageError`: an unknown name, or one player twice."""
-    from referee.errors import quote
     from referee.league import key
 
     names = list(history.spellings(history.chosen(summaries, history.Filters())).values())
@@ -1129,7 +1130,9 @@ def delete(
     pointed there. Asks at a terminal; needs --yes otherwise.
     """
     space = workspace(ctx)
-    path = storage.locate(space.home, name, exact=True)  # a link is deleted as a link
+    path = storage.find_session(space.home, name)  # a link is deleted as a link
+    if not storage.is_path(name) and not is_same_name(name, path.stem):  # never by a prefix
+        raise UsageError(f"delete takes the whole name: did you mean {quote(path.stem)}?")
     if not path.is_symlink():  # a link, even to nothing, can always go
         storage.read_bytes(path, "session file")
     if not yes:
@@ -1153,9 +1156,9 @@ def rename(
 ) -> None:
     """Rename a session."""
     space = workspace(ctx)
-    path = space.home.session_path(check_session_name(old))
+    path = storage.find_session(space.home, check_session_name(old))  # a name, not a path
     storage.rename_session(space.home, path, check_session_name(new))
-    output.print_text(f"renamed {old} to {new}")
+    output.print_text(f"renamed {path.stem} to {new}")
 
 
 COMMANDS: dict[str, Any] = {

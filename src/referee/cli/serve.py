@@ -314,6 +314,8 @@ def serve(
     """
     space = workspace(ctx)
     ref = session or space.default_ref
+    if ref:  # a name found once: a session started later cannot make its prefix ambiguous
+        ref = str(storage.find_session(space.home, ref))
     space.path(ref)  # no session at all: say so now, not on the page
     source = SessionSource(ref)
     server = LiveServer(source, new_token(), limits=tuned(), say=terminal_line)

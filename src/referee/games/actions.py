@@ -104,7 +104,8 @@ class New(NamedTuple):
 
     help: str
     options: tuple[Param, ...] = ()
-    warning: Callable[[int], str | None] | None = None  # said above the card, for N players
+    # said above the card, for N players at the game as it is named (`Perudo` under its rules)
+    warning: Callable[[int, str], str | None] | None = None
     under: Callable[[Any], str | None] | None = None  # a warning under it, from the first state
 
 

@@ -116,7 +116,7 @@ def night_lines(night: Night, found: Ledger, width: int) -> list[str]:
     if not found.games:
         lines.append("no games yet: referee new GAME PLAYER...")
     for line in found.games:
-        lines.append(f"{line.number}. {line.file} ({line.member.game}): {status_text(line)}")
+        lines.append(f"{line.number}. {line.file} ({line.game}): {status_text(line)}")
         stakes = game_stakes(line)
         if stakes:
             lines.append(f"   {stakes}")
@@ -200,8 +200,7 @@ def night_card(night: Night, found: Ledger) -> NightCard:
     from referee.render.share import local_date
 
     games = tuple(
-        GameRow(g.number, g.file, g.member.game, status_text(g), game_stakes(g))
-        for g in found.games
+        GameRow(g.number, g.file, g.game, status_text(g), game_stakes(g)) for g in found.games
     )
     title, nets = _nets(night, found) if _has_money(night, found) else ("", [])
     transfers: list[str] = []

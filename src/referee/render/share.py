@@ -134,16 +134,6 @@ def _played(session: Session) -> str:
     return duration(*span) if minutes(*span) else ""
 
 
-def _title(session: Session) -> str:
-    """The game as the card's page names it: its title, and a bundled variant by its own name
-    (Perudo), as ratings and stats name it."""
-    from referee import games
-    from referee.history import ruleset_name
-    from referee.league import PERUDO, pool_title
-
-    return pool_title(PERUDO) if ruleset_name(session) == PERUDO else games.info(session.game).title
-
-
 def share_card(
     session: Session, state: Any, night: str = "", season: tuple[str, ...] = ()
 ) -> ShareCard:
@@ -151,6 +141,7 @@ def share_card(
     the lines of the newest season it counts in (`render.season.share_lines`)."""
     from referee import games
     from referee.house import phrases
+    from referee.league import pool_title, session_pool
     from referee.render import page_cards
     from referee.render.common import money_lines
     from referee.session import money, seated_players
@@ -169,7 +160,7 @@ def share_card(
     # are not two cells, and two Arabic names side by side swap places.
     wide = WIDE if plain else NARROW
     return ShareCard(
-        game=_title(session),
+        game=pool_title(session_pool(session)),  # Perudo by its own name
         name=session.name,
         date=local_date(session.created),
         result=result_line(outcome, engine.turn(state)),

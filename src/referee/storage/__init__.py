@@ -31,6 +31,7 @@ from referee.storage.files import MAX_FILE_BYTES, read_bytes, read_text, shown
 from referee.storage.home import (
     Home,
     current_ref,
+    find_session,
     follow_links,
     is_path,
     locate,
@@ -113,6 +114,7 @@ __all__ = [
     "every_season",
     "find_night",
     "find_season",
+    "find_session",
     "follow_links",
     "is_path",
     "latest_night",

@@ -79,20 +79,30 @@ def resolve(home: Home, ref: str | None) -> Path:
     return follow_links(locate(home, ref))
 
 
-def locate(home: Home, ref: str | None, exact: bool = False) -> Path:
-    """The path `ref` names (else the current session's), not following a link: what `delete`
-    removes (`exact`: by its whole name; else a name typed in any case, or a unique prefix)."""
-    typed = ref
-    ref = ref or current_ref(home)
-    if not ref:
+def locate(home: Home, ref: str | None) -> Path:
+    """The path `ref` names (else `$REFEREE_SESSION`'s, else the current session's), not
+    following a link: what `delete` removes. The pointer names its session exactly: referee
+    wrote it, and a prefix of a session gone could find another one."""
+    typed = ref or os.environ.get("REFEREE_SESSION")
+    if typed:
+        return find_session(home, typed)
+    pointer = home.current()
+    if not pointer:
         raise UsageError("no current session: start one with 'referee new kariki Ann Bob'")
-    if is_path(ref):
-        return Path(ref)
-    path = home.session_path(ref)
-    if typed and not exact and not os.path.lexists(path):  # any case, a prefix, a near miss
-        names = [p.stem for p in session_files(home)]
-        return home.session_path(pick(typed, [(n, n) for n in names], "session"))
-    return path
+    return Path(pointer) if is_path(pointer) else home.session_path(pointer)
+
+
+def find_session(home: Home, typed: str) -> Path:
+    """The session file a user named, not following a link: a PATH as given, else a name as
+    a player's is (its whole name in any case, or a unique prefix; a near miss is one line
+    with 'did you mean', never a path)."""
+    if is_path(typed):
+        return Path(typed)
+    path = home.session_path(typed)  # a bad name (or none) is refused here
+    if os.path.lexists(path):  # its own name, even a link to nothing
+        return path
+    names = [p.stem for p in session_files(home)]
+    return home.session_path(pick(typed, [(n, n) for n in names], "session"))
 
 
 def follow_links(path: Path) -> Path:

@@ -1023,10 +1023,10 @@ NEW = New(
     palifico and calza.
     """,
     options=(FIRST._replace(help="Who opens."), DIRECTION),
-    warning=lambda n: (
+    warning=lambda n, title: (
         None
         if SUGGESTED_PLAYERS[0] <= n <= SUGGESTED_PLAYERS[1]
-        else f"Liar's dice plays best with {SUGGESTED_PLAYERS[0]} to {SUGGESTED_PLAYERS[1]} players"
+        else f"{title} plays best with {SUGGESTED_PLAYERS[0]} to {SUGGESTED_PLAYERS[1]} players"
     ),
 )
 
