@@ -414,3 +414,20 @@ def test_delete_takes_a_sessions_whole_name(
     result = referee("delete", typed, "--yes")
     assert result.code == code and (result.out if code == 0 else result.err) == said
     assert session_file(home).exists() == bool(code)
+
+
+def test_a_session_name_that_differs_only_in_case_is_refused(referee: Runner, home: Path) -> None:
+    """`new --name friday` beside `Friday` made a second session: one file on a Mac's or
+    Windows' disk, and `-s fri` could no longer choose between them."""
+    assert referee("new", "liars", "Ann", "Bob", "--name", "Friday").code == 0
+    folder = home / "sessions"
+    before = sorted(p.name for p in folder.iterdir())
+    said = "error: a session called 'Friday' exists already: names differ by more than case\n"
+    result = referee("new", "liars", "Ann", "Bob", "--name", "friday")
+    assert (result.code, result.err) == (2, said)
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert referee("new", "mia", "Ann", "Bob", "--name", "sat").code == 0
+    result = referee("rename", "sat", "FRIDAY")
+    assert (result.code, result.err) == (2, said)
+    assert referee("rename", "friday", "FRIDAY").code == 0  # its own case may change
+    assert (folder / "FRIDAY.toml").exists() and not (folder / "Friday.toml").exists()

@@ -25,6 +25,7 @@ from referee.storage.codec import SCHEMA, Loaded, digest_of, session_text
 from referee.storage.files import CLOEXEC, NOFOLLOW, read_bytes, shown
 from referee.storage.home import Home, follow_links, private_folder
 from referee.storage.lock import lock_path, locked
+from referee.text import is_same_name
 
 CLOCK_ENV = "REFEREE_CLOCK"  # a fixed time for reproducible transcripts and tests
 
@@ -235,8 +236,24 @@ def create(path: Path, session: Session, state: Any, *, keep_created: bool = Fal
         if path.exists() or path.is_symlink():
             where = shown(path)
             raise UsageError(f"a session file already exists at {where}: pick another --name")
+        _refuse_twin(path)
         stamped = session if keep_created and session.created else replace(session, created=now())
         return save(path, replace(stamped, id=stamped.id or new_id()), state=state).session
+
+
+def _refuse_twin(path: Path) -> None:
+    """Refuse a session whose name differs from another's only in case (`friday` beside
+    `Friday`): one file on a Mac's or Windows' disk, and `-s fri` could not choose."""
+    wanted = path.stem.casefold()
+    try:
+        with os.scandir(path.parent) as entries:  # names only: nothing there is opened
+            twins = [e.name for e in entries if e.name.casefold() == f"{wanted}.toml"]
+    except OSError:
+        return
+    twin = next((n[: -len(".toml")] for n in twins if n != path.name), None)
+    if twin is not None:
+        said = f"a session called {quote(twin)} exists already: names differ by more than case"
+        raise UsageError(said)
 
 
 def remove_session(home: Home, path: Path) -> bool:
@@ -289,6 +306,8 @@ def rename_session(home: Home, old: Path, new_name: str) -> Path:
         loaded = load_bytes(real, read_bytes(real, "session file"))
         if new.exists() or new.is_symlink():
             raise UsageError(f"a session called {quote(new_name)} exists already")
+        if not is_same_name(new.stem, old.stem):  # `rename friday Friday` changes the case
+            _refuse_twin(new)
         renamed = replace(loaded.session, name=new_name)
         if old.is_symlink():
             save(real, renamed, state=loaded.state, backup=loaded.backup)
