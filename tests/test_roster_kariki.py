@@ -514,3 +514,15 @@ def test_a_buy_in_typed_as_an_amount(referee: Runner) -> None:
     assert referee("new", "kariki", "Ann", "Bob", "--buy-in", "2.5", "--name", "f").code == 0
     assert json.loads(referee("show", "--json").out)["pot"] == 500
     assert referee("new", "kariki", "Ann", "Bob", "--buy-in", "2.505").code == 2
+
+
+@pytest.mark.parametrize("game", ["kariki", "mia", "liars"])
+def test_a_newcomer_finds_no_seat_at_a_full_table(referee: Runner, home: Path, game: str) -> None:
+    """`new` refuses 21 players, but join seated a 21st, then a 45th, at Kariki and Mia."""
+    names = [f"P{k:02d}" for k in range(20)]
+    assert referee("new", game, *names, "--name", "full").code == 0
+    before = (home / "sessions" / "full.toml").read_bytes()
+    result = referee(game, "join", "Newbie")
+    assert result.code == 1
+    assert result.err.startswith("error: Newbie cannot join: the table is full (20 players)")
+    assert (home / "sessions" / "full.toml").read_bytes() == before

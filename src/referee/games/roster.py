@@ -160,6 +160,15 @@ def seat_after(people: Sequence[Named], after: str | None) -> int:
     raise UsageError(f"unknown player {quote(after)}")
 
 
+def table_full(game: str, seated: int) -> str | None:
+    """Why a newcomer finds no seat: `the table is full (20 players)`, as `new` counts them
+    (join took a 21st to a 45th player at Kariki and Mia); None while there is one."""
+    from referee.games import info  # the registry says how many a game seats
+
+    most = info(game).max_players
+    return f"the table is full ({most} players)" if seated >= most else None
+
+
 def refuse_join(who: str, why: str, late_join: LateJoin | None = None) -> RuleViolation:
     """A join refused, in the shape RULES 7 gives: `Dee cannot join: Bob is already out
     (late_join = until_first_out)`."""

@@ -44,6 +44,7 @@ from referee.games.roster import (
     moved_turn,
     refuse_join,
     seat_after,
+    table_full,
 )
 from referee.notation.dice import KARIKI as LADDER
 from referee.notation.dice import Rank, Roll, parse_rank
@@ -1135,7 +1136,8 @@ def join_refusal(state: State, name: str) -> RuleViolation | None:
     if state.phase is not Phase.ROLL or state.claim is not None:
         claim = f" ({LADDER.name(state.claim)})" if state.claim is not None else ""
         return refuse_join(name, f"a claim stands{claim}; join between challenges")
-    return None
+    full = table_full("kariki", len(state.seats))
+    return None if full is None else refuse_join(name, full)
 
 
 def _join(state: State, event: Join) -> State:

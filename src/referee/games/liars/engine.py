@@ -18,7 +18,6 @@ from enum import Enum
 from typing import NamedTuple, assert_never
 
 from referee.errors import RuleViolation, UsageError, quote
-from referee.games import info
 from referee.games.actions import BY, DIRECTION, FIRST, Actions, New, Param, action
 from referee.games.base import (
     Direction as Direction,  # re-exported: the game's options and states use it
@@ -49,6 +48,7 @@ from referee.games.roster import (
     moved_turn,
     refuse_join,
     seat_after,
+    table_full,
 )
 from referee.ruleset import TableReader
 from referee.text import pick
@@ -779,10 +779,8 @@ def join_barred(state: State) -> Barred | None:
     if state.bid is not None and state.bidder is not None:
         bidder = state.name(state.bidder)
         return Barred(f"{bidder}'s {state.bid} stands, and newcomers sit down between rounds")
-    most = info("liars").max_players
-    if len(state.cups) >= most:
-        return Barred(f"the table is full ({most} players)")
-    return None
+    full = table_full("liars", len(state.cups))
+    return None if full is None else Barred(full)
 
 
 def _newcomer(state: State, name: str) -> str:

@@ -43,6 +43,7 @@ from referee.games.roster import (
     moved_turn,
     refuse_join,
     seat_after,
+    table_full,
 )
 from referee.ruleset import TableReader
 
@@ -659,7 +660,8 @@ def join_refusal(state: State, who: str) -> RuleViolation | None:
     if state.standing is not None and state.announcer is not None:
         why = f"{state.name(state.announcer)}'s {state.standing} stands"
         return refuse_join(who, f"{why}: join between rounds")
-    return None
+    full = table_full("mia", len(state.seats))
+    return None if full is None else refuse_join(who, full)
 
 
 def _newcomer(state: State, name: str) -> str:
