@@ -682,3 +682,29 @@ def test_a_whole_name_typed_without_quotes_is_one_word(
     feed(monkeypatch, "\n".join(lines) + "\n")
     result = referee("shell")
     assert result.code == 0 and said in result.out, result.err
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "code"),
+    [
+        ("slash jose nunez 1", "1st slash for José Núñez", 0),
+        ("leave JOSE NUNEZ", "José Núñez leaves: out", 0),
+        ("slash zoe muller 1", "1st slash for Zoë Müller", 0),
+        ("slash zoe miller 1", "1st slash for Zoe Miller", 0),
+        ("slash zoë 1", "1st slash for Zoë Müller", 0),  # typed with its accent: only Zoë
+        ("slash zoe mu 1", "player 'zoe' could be Zoë Müller, Zoe Miller", 2),
+        ("slash zoe 1", "player 'zoe' could be Zoë Müller, Zoe Miller", 2),
+    ],
+)
+def test_a_name_typed_without_its_accents_names_one_player_or_asks(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch, line: str, said: str, code: int
+) -> None:
+    """`slash jose nunez 1` read the slash rule 'nunez', and `slash zoe mu 1` gave Zoe Miller
+    a slash for the mug where Zoë Müller was meant, without a word."""
+    names = ["José Núñez", "Zoë Müller", "Zoe Miller", "Cy"]
+    assert referee("new", "kariki", *names, "--name", "acc").code == 0
+    before = session_file(home, "acc").read_bytes()
+    feed(monkeypatch, line + "\n")
+    result = referee("shell")
+    assert result.code == code and said in (result.out if code == 0 else result.err)
+    assert code == 0 or session_file(home, "acc").read_bytes() == before

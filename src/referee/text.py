@@ -229,15 +229,17 @@ def is_same_name(typed: str, name: str) -> bool:
     return _folded(typed.strip()) == _folded(name)
 
 
-def _unaccented(text: str) -> str:
-    """`text` as `pick` compares it the second time: its letters without their accents."""
+def unaccented(text: str) -> str:
+    """`text` as `pick` compares it when typed without accents: in any case, its letters
+    without their accents (`zoë müller`: `zoe muller`)."""
     split = unicodedata.normalize("NFD", _folded(text))
     return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
 
 
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 12) -> T:
-    """The one choice `text` names: by a label exactly, else by a unique prefix (any case);
-    then the same with accents left out (`zoe`, `jose`), where that still tells them apart.
+    """The one choice `text` names: by a label exactly, else by a unique prefix, in any case;
+    typed without accents, the labels' accents are left out too (`zoe` names Zoë Müller, and
+    could be Zoë Müller or Zoe Miller).
 
     Several labels may name one value (a player's name and nickname). The one matcher for
     players, commands and rules, so every near miss reads alike. A miss lists the first
@@ -245,22 +247,26 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 1
 
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
-    >>> pick("jose", [("José", 0), ("Joséphine", 1)], "player")  # an accent: what tells apart
+    >>> pick("jose", [("José", 0), ("Joséphine", 1)], "player")  # an accent left out
     0
     """
+    strict = _folded(text.strip())
+    for label, value in choices:
+        if _folded(label) == strict:
+            return value
+    # Typed without accents, accents are optional (`zoe` for Zoë, on a phone's keyboard), so
+    # `zoe` could be Zoë Müller or Zoe Miller; typed with them, they must match.
+    fold = unaccented if unaccented(strict) == strict else _folded
+    wanted = fold(strict)
+    exact = [value for label, value in choices if fold(label) == wanted]
+    if exact and all(value == exact[0] for value in exact):
+        return exact[0]
     found: dict[str, T] = {}
-    for fold in (_folded, _unaccented):  # then `zoe` for Zoë, on a keyboard without the accent
-        wanted = fold(text.strip())
-        for label, value in choices:
-            if fold(label) == wanted:
-                return value
-        for label, value in choices:
-            if wanted and fold(label).startswith(wanted) and value not in found.values():
-                found[label] = value
-        if len(found) == 1:
-            return next(iter(found.values()))
-        if found:
-            break
+    for label, value in choices:
+        if wanted and fold(label).startswith(wanted) and value not in found.values():
+            found[label] = value
+    if len(found) == 1:
+        return next(iter(found.values()))
     labels = [label for label, _ in choices]
     if found:
         spaced = next((label for label in found if " " in label), None)  # `--by alexander braun`

@@ -315,21 +315,25 @@ class Shell:
         except RefereeError:
             return words
         from referee.session import seated_players
-        from referee.text import name_key
+        from referee.text import name_key, unaccented
 
-        spaced = {  # the key of each name of two words or more, and how many words it is
-            name_key(n): len(n.split())
-            for p in seated_players(loaded.session, loaded.state)
-            for n in (p.name, p.nickname)
-            if n and len(n.split()) > 1
-        }
-        lengths = sorted(set(spaced.values()), reverse=True)  # the longest name first
+        names = [n for p in seated_players(loaded.session, loaded.state)
+                 for n in (p.name, p.nickname) if n and len(n.split()) > 1]  # fmt: skip
+        strict = {name_key(n) for n in names}
+        loose: dict[str, int] = {}  # without accents: how many names read so
+        for n in names:
+            loose[unaccented(name_key(n))] = loose.get(unaccented(name_key(n)), 0) + 1
+
+        def spells(run: list[str]) -> bool:  # a whole name, or one typed without its accents
+            key = name_key(" ".join(run))
+            plain = unaccented(key)
+            return key in strict or (key == plain and loose.get(plain) == 1)
+
+        sizes = sorted({len(n.split()) for n in names}, reverse=True)  # the longest name first
         found: list[str] = []
         at = 0
         while at < len(words):
-            size = next(
-                (k for k in lengths if spaced.get(name_key(" ".join(words[at : at + k]))) == k), 1
-            )
+            size = next((k for k in sizes if spells(words[at : at + k])), 1)
             found.append(" ".join(words[at : at + size]))
             at += size
         return found
