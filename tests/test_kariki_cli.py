@@ -323,3 +323,22 @@ def test_an_amount_given_as_a_word_and_an_option_names_both(
     result = referee("kariki", *line)
     assert result.code == 2 and result.err == f"error: {said}: give one\n"
     assert session_file(home).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (("slash", "cy", "drop", "2.5"), "N is a whole number, not '2.5'"),
+        (("slash", "Alexander", "Braun", "mug"),
+         "N is a whole number, not 'mug' (a name with a space goes in quotes)"),
+    ],
+)  # fmt: skip
+def test_a_word_where_a_number_goes_is_said_in_the_house_style(
+    referee: Runner, home: Path, line: tuple[str, ...], said: str
+) -> None:
+    """Click said "Invalid value for 'N': 'mug' is not a valid int." to a name left unquoted."""
+    assert referee("new", "kariki", "Alexander Braun", "Bob", "Cy", "--name", "friday").code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", *line)
+    assert (result.code, result.err) == (2, f"error: {said} (see --help)\n")
+    assert session_file(home).read_bytes() == before

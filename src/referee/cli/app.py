@@ -746,7 +746,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"
-        message = _whose(error) or _negative(error) or _extra(error)
+        message = _whose(error) or _negative(error) or _extra(error) or _not_whole(error)
         message = message or _cut_values(error.format_message())
         missing = getattr(error, "param", None)
         context = getattr(error, "ctx", None)
@@ -800,6 +800,23 @@ def _extra(error: Exception) -> str:
         f"'{context.command.name}' does not take {said}: {many} too many"
         " (a name with a space goes in quotes)"
     )
+
+
+def _not_whole(error: Exception) -> str:
+    """For Click's `Invalid value for 'N': 'mug' is not a valid int.`: in the house's words,
+    and a word where a number goes is likely a name with a space left unquoted (`slash
+    Alexander Braun mug`)."""
+    import re
+
+    named = re.fullmatch(
+        r"Invalid value for '?([^':]*)'?: '(.*)' is not a valid int(?:eger)?\.",
+        str(getattr(error, "format_message", lambda: "")()),
+    )
+    if named is None:
+        return ""
+    what, typed = named.groups()
+    hint = " (a name with a space goes in quotes)" if typed.isalpha() else ""
+    return f"{what} is a whole number, not {quote(typed)}{hint}"
 
 
 def _negative(error: Exception) -> str:
