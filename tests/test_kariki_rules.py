@@ -271,7 +271,7 @@ SLASHES = [
     pytest.param(k.Slash("Bob"), 1, [], id="one"),
     pytest.param(k.Slash("Bob", count=3), 0, ["slashes"], id="three-make-a-berry"),
     pytest.param(k.Slash("Bob", count=7), 1, ["slashes", "slashes"], id="seven"),
-    pytest.param(k.Slash("Bob", "drop", seconds=0), 1, [], id="drop-0s"),
+    pytest.param(k.Slash("Bob", "drop", seconds=1), 1, [], id="drop-1s"),
     pytest.param(k.Slash("Bob", "drop", seconds=9), 1, [], id="drop-9s"),
     pytest.param(k.Slash("Bob", "drop", seconds=10), 1, [], id="drop-10s-is-one"),
     pytest.param(k.Slash("Bob", "drop", seconds=11), 2, [], id="drop-11s-started"),
@@ -300,6 +300,7 @@ def test_slashes_per_berry_key() -> None:
         pytest.param(k.Slash("Bob", "drop", seconds=4, count=1), id="both"),
         pytest.param(k.Slash("Bob", count=0), id="zero"),
         pytest.param(k.Slash("Bob", "drop", seconds=-1), id="negative"),
+        pytest.param(k.Slash("Bob", "drop", seconds=0), id="a-die-no-second-down"),  # RULES: 1-10
     ],
 )
 def test_bad_slashes(slash: k.Slash) -> None:

@@ -1048,7 +1048,7 @@ def slash_count(event: Slash, rules: Rules) -> int:
     """How many slashes an event is worth (dropped dice: one per started period).
 
     >>> rules = Rules(slash_rules=(SlashRule("drop", "dropped dice", 10),))
-    >>> [slash_count(Slash("Ann", "drop", seconds=s), rules) for s in (0, 10, 11, 20, 25)]
+    >>> [slash_count(Slash("Ann", "drop", seconds=s), rules) for s in (1, 10, 11, 20, 25)]
     [1, 1, 2, 2, 3]
     """
     if event.count is not None and event.seconds is not None:
@@ -1059,8 +1059,9 @@ def slash_count(event: Slash, rules: Rules) -> int:
         rule = rules.slash_rule(event.rule) if event.rule else None
         if rule is None or rule.seconds_per_slash is None:
             raise UsageError("--seconds goes with a timed rule such as 'drop'")
-        seconds = checked_number(event.seconds, "seconds", 0, MAX_SECONDS)
-        return max(1, -(-seconds // rule.seconds_per_slash))
+        # RULES: 1-10 s is one slash; a die that lay no second on the ground started no period
+        seconds = checked_number(event.seconds, "seconds", 1, MAX_SECONDS)
+        return -(-seconds // rule.seconds_per_slash)
     return 1
 
 
