@@ -435,7 +435,7 @@ START = ("new", "mia", "Ann", "Bob", "Cy", "--name", "friday")
 def test_a_round_on_the_command_line_at_40_columns(referee: Runner) -> None:
     assert screen(referee(*START).out) == (
         "started friday (mia)\n"
-        "MIA friday                       round 1\n"
+        "MIA friday            goes left, round 1\n"
         "> Ann              oooooo  6\n"
         "  Bob              oooooo  6\n"
         "  Cy               oooooo  6\n"
@@ -443,7 +443,7 @@ def test_a_round_on_the_command_line_at_40_columns(referee: Runner) -> None:
     )
     assert screen(referee("mia", "announce", "5-4").out) == (
         "Ann announces 54\n"
-        "MIA friday                       round 1\n"
+        "MIA friday            goes left, round 1\n"
         "  Ann              oooooo  6\n"
         "> Bob              oooooo  6\n"
         "  Cy               oooooo  6\n"
@@ -459,7 +459,7 @@ def test_a_round_on_the_command_line_at_40_columns(referee: Runner) -> None:
         "Cy lifts Bob's Mia: Mia shown, true; Cy\n"
         "loses 2 lives (4 left); round 2: Bob\n"
         "rolls\n"
-        "MIA friday                       round 2\n"
+        "MIA friday            goes left, round 2\n"
         "  Ann              oooooo  6\n"
         "> Bob              oooooo  6\n"
         "  Cy               oooo..  4\n"
@@ -476,9 +476,9 @@ def test_a_round_on_the_command_line_at_40_columns(referee: Runner) -> None:
 def test_the_finished_night_and_its_json(referee: Runner) -> None:
     before = NIGHT.read_bytes()
     assert screen(referee("show", "-s", str(NIGHT)).out) == (
-        "MIA mia-night                   round 27\n"
+        "MIA mia-night        goes left, round 27\n"
         "  Ann (Ace)        out\n"
-        "  Bob              o.....  1\n"
+        "  Bob              o.....  1 WINNER\n"
         "  Cy               out\n"
         "  Dee (Dice)       out\n"
         "  Eve              out\n"
@@ -503,7 +503,7 @@ def test_a_big_table_gets_the_compact_card(
         "Bob lifts Ann's 54: 43 shown, a lie; Ann\n"
         "loses a life (5 left); round 2: Bob\n"
         "rolls\n"
-        "MIA big                          round 2\n"
+        "MIA big               goes left, round 2\n"
         "Ann 5  >Bob 6  Cy 6  Dee 6  Eve 6  Fay 6\n"
         "Gus 6  Hal 6  Ida 6  Jo 6  Kim 6  Lea 6\n"
         "Max 6  Ned 6  Ola 6  Pia 6  Quin 6\n"
@@ -805,3 +805,17 @@ def test_the_compact_card_says_who_is_out_first_out_first_on_one_line(
     referee("new", "mia", "Ann", "Bob", "Cy", "--name", "m3")
     referee("mia", "leave", "cy")
     assert "out: Cy" in referee("show", "--compact").out.splitlines()
+
+
+def test_the_card_says_which_way_play_goes_and_who_won(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mia's card said neither (`MIA m20  round 1` with --direction right; `Ann wins` only
+    under the list), where Kariki's says `play goes right` and WINNER."""
+    monkeypatch.setenv("COLUMNS", "40")
+    start = ["new", "mia", "Ann", "Bob", "Cy", "--direction", "right", "--name", "dr"]
+    assert referee(*start).out.splitlines()[1] == "MIA dr               goes right, round 1"
+    for name in ("bob", "cy"):
+        assert referee("mia", "leave", name).code == 0
+    assert referee("show", "--full").out.splitlines()[1] == "  Ann              oooooo  6 WINNER"
+    assert referee("show", "--compact").out.splitlines()[1] == "Ann 6 WINNER"

@@ -342,7 +342,7 @@ def test_ends_round_on_the_command_line(referee: Runner, tmp_path: Path) -> None
         "Ann announces Mia: Mia shown, true; Bob\n"
         "loses a life (5 left); Cy loses a life\n"
         "(5 left); round 2: Ann rolls\n"
-        "MIA s                            round 2\n"
+        "MIA s                 goes left, round 2\n"
         "> Ann              oooooo  6\n"
         "  Bob              ooooo.  5\n"
         "  Cy               ooooo.  5\n"
@@ -364,7 +364,7 @@ def test_a_pass_on_the_command_line(referee: Runner, tmp_path: Path) -> None:
     assert screen(referee("mia", "pass").out) == (
         "Bob passes the Mia on unseen: Cy faces\n"
         "it\n"
-        "MIA p                            round 1\n"
+        "MIA p                 goes left, round 1\n"
         "  Ann              oooooo  6\n"
         "  Bob              oooooo  6\n"
         "> Cy               oooooo  6\n"

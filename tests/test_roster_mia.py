@@ -503,7 +503,7 @@ def test_join_log_undo_and_json_on_the_command_line(referee: Runner, home: Path)
     assert joined.out.splitlines()[:6] == [
         "Dee joins after Ann with 6 lives, paying",
         "2",
-        "MIA friday                       round 1",
+        "MIA friday            goes left, round 1",
         "> Ann              oooooo  6",
         "  Dee              oooooo  6",
         "  Bob              oooooo  6",

@@ -96,8 +96,19 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
 
 
 def _header(state: State, title: str, width: int) -> Text:
-    """`MIA title    round 3`, the round at the right of `width`."""
-    return header("MIA", title, width, f"round {state.round}")
+    """`MIA title    goes left, round 3`: which way play goes and the round at the right of
+    `width`, the round alone where a long title leaves no room."""
+    used = width_of(f"MIA {printable(title)}")
+    said = f"goes {state.direction.value}, round {state.round}"
+    right = said if used + 1 + len(said) <= width else f"round {state.round}"
+    return header("MIA", title, width, right)
+
+
+def _won(state: State, i: int, line: Text, width: int) -> None:
+    """The winner's mark after the lives, as Kariki's card has it: WINNER, else WIN."""
+    if state.is_over and state.winner == state.seats[i].name:
+        room = width - width_of(line.plain)
+        line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
 
 
 def _rows(state: State) -> list[Text]:
@@ -110,6 +121,7 @@ def _rows(state: State) -> list[Text]:
         line.append(ljust(_who(state, i), 16), style="bold" if mark else "")
         line.append(f" {lives_row(seat.lives, state.rules.lives)}",
                     style="dim" if seat.lives == 0 else "")  # fmt: skip
+        _won(state, i, line, 40)
         lines.append(line)
     return lines
 
@@ -126,6 +138,8 @@ def _packed(state: State, width: int, on_turn: int | None) -> list[Text]:
         if row.plain:
             row.append("  ")
         row.append(piece, style="bold" if i == on_turn else "")
+    if state.active:  # once the game is over, the winner alone
+        _won(state, state.active[-1], row, width)
     rows.append(row)
     return rows
 
