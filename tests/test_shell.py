@@ -632,6 +632,8 @@ def test_help_lists_seat_as_open_until_the_first_claim(
         (["kariki", "Bob", "Maximilianus-Abc"], [["kariki", "claim", "66"]],
          "Maximilia… vs Double Sixes> "),
         (["kalooki", "Alexander Brandt", "Bob", "Cy"], [], "R1 333 Alexander Br… deals> "),
+        (["kariki", "Alexander Braun", "Alexander Brandt"], [["kariki", "claim", "66"]],
+         "Alexande…t vs Double Sixes> "),  # cut apart from the other Alexander
         (["kiriki", "Alexander Braun", "Bob"],
          [["kiriki", "rolloff", "6", "1"], ["kiriki", "claim", "9"], ["kiriki", "believe"]],
          "Alex…: reveal/raise/reroll> "),

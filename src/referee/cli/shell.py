@@ -407,16 +407,16 @@ class Shell:
             said = printable(self.plugin.prompt(loaded.state))
         except RefereeError:
             return "(unreadable)> "
-        from referee.render.cells import cut, width_of
+        from referee.render.cells import cut, cut_apart, width_of
         from referee.session import seated_players
 
         room = output.width() - TYPING - len("> ")
         over = width_of(said) - room
-        names = sorted((printable(p.name) for p in seated_players(loaded.session, loaded.state)),
-                       key=width_of, reverse=True)  # fmt: skip
-        name = next((n for n in names if n in said), None)
-        if over > 0 and name is not None:
-            said = said.replace(name, cut(name, max(4, width_of(name) - over), "…"), 1)
+        names = [printable(p.name) for p in seated_players(loaded.session, loaded.state)]
+        name = max((n for n in names if n in said), key=width_of, default=None)
+        if over > 0 and name is not None:  # cut apart: two Alexanders stay two (`…t`, `…n`)
+            shorter = cut_apart(names, max(4, width_of(name) - over))[names.index(name)]
+            said = said.replace(name, shorter, 1)
         return cut(said, max(room, 8), "…") + "> "
 
     def help(self, topic: str | None = None) -> str:
