@@ -119,7 +119,7 @@ KARIKI five               play goes left
   Dee                .....
   Eve                .....
 OUT: Cy (bar)
-P pull  K kariki  ^n crowns
+P bad pull  K kariki  ^n crowns
 Ann rolls fresh
 Cy may buy back: buyback Cy (5)
 pot 5 · each paid 1

@@ -325,17 +325,10 @@ def folded(state: State, seats: list[int], width: int) -> list[Text]:
     return lines
 
 
-SHORT_LEGEND: dict[Cause, str] = {
-    **LEGEND,
-    Cause.FALSE_ACCUSATION: "pull",
-    Cause.SLASHES: "slashes",
-}
-
-
 def legend(state: State, width: int) -> Text | None:
     """The berry letters in use, then the marks in use (`|` a slash on the tally, `^n` crowns,
     `$` a buy-back): one line when it fits, else wrapped at the entries."""
-    labels = {**SHORT_LEGEND, Cause.CROWNS: f"{state.rules.crown_threshold} crowns"}
+    labels = {**LEGEND, Cause.CROWNS: f"{state.rules.crown_threshold} crowns"}
     seats = [s for s in state.seats if not s.out]  # the lines drawn: one out is folded away
     used = [f"{GLYPHS[c]} {labels[c]}" for c in Cause if any(c in s.berries for s in seats)]
     used += [
