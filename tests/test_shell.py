@@ -710,3 +710,24 @@ def test_a_name_typed_without_its_accents_names_one_player_or_asks(
     result = referee("shell")
     assert result.code == code and said in (result.out if code == 0 else result.err)
     assert code == 0 or session_file(home, "acc").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("topic", "first"),
+    [
+        ("kal", "Kalooki, typed 'kalooki COMMAND': its tools work here, its actions need"),
+        ("k", "Kariki, typed 'kariki COMMAND': its tools work here, its actions need a Kariki"),
+        ("kal contract", "kalooki contract round melds"),
+        ("mia announce", "mia announce value"),
+    ],
+)
+def test_help_on_another_games_name_explains_it(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, topic: str, first: str
+) -> None:
+    """`help kal` (or `help k`, `help mia`) in any shell was a traceback that ended the shell."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert referee("new", "liars", "Ann", "Bob", "Cy", "Dee", "--name", "lh").code == 0
+    feed(monkeypatch, f"help {topic}\nshow\n")
+    result = referee("shell")
+    assert result.code == 0 and "Traceback" not in result.err, result.err
+    assert first in result.out and "LIAR'S DICE lh" in result.out

@@ -69,6 +69,21 @@ def command_names(game: games.GameInfo) -> tuple[str, ...]:
     return (*actions, *(c.name or get_command_name(c.callback.__name__) for c in tools))
 
 
+def _explained(name: str, command: Any) -> str:
+    """`help claim`: the usage (the words, then the options the action cannot do without),
+    then the command's help."""
+    usage = " ".join(
+        [(p.metavar or p.human_readable_name) for p in command.params
+         if p.param_type_name != "option"]
+        + [f"{p.opts[0]} {p.metavar or p.name.upper()}" for p in command.params
+           if p.param_type_name == "option" and p.required]
+    )  # fmt: skip
+    # A docstring's paragraphs are broken for the source's width: rejoin each one, so the
+    # screen wraps it as one paragraph at any width.
+    text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
+    return f"{name} {usage.lower()}\n{text}".strip()
+
+
 TYPING = 12  # the cells the prompt leaves to type in at least (`claim 6-6 --by ann`)
 
 
@@ -419,22 +434,17 @@ class Shell:
             said = said.replace(name, shorter, 1)
         return cut(said, max(room, 8), "…") + "> "
 
-    def help(self, topic: str | None = None) -> str:
-        """The actions open now with what each does, or one command explained."""
+    def help(self, topic: str | None = None, sub: str | None = None) -> str:
+        """The actions open now with what each does, or one command explained (`help claim`),
+        or another game's commands (`help kal`, `help kal contract`)."""
         if topic:
             name = self._command(topic)
             if name in BUILTINS and name not in self.names:
                 return f"{name}: {BUILTINS[name]}"
+            if name in self.tools:
+                return self._other_help(name, sub)
             command = self.actions.get(name) or self.command.commands.get(name)
-            usage = " ".join(  # the words, then the options the action cannot do without
-                [p.human_readable_name for p in command.params if p.param_type_name != "option"]
-                + [f"{p.opts[0]} {p.metavar or p.name.upper()}" for p in command.params
-                   if p.param_type_name == "option" and p.required]
-            )  # fmt: skip
-            # A docstring's paragraphs are broken for the source's width: rejoin each one, so
-            # the screen wraps it as one paragraph at any width.
-            text = "\n\n".join(" ".join(p.split()) for p in (command.help or "").split("\n\n"))
-            return f"{name} {usage.lower()}\n{text}".strip()
+            return _explained(name, command)
         open_now = self.open_actions()
         over = self._is_over()
         tools = [n for n in self.plugin.tools if n in self.actions]
@@ -458,13 +468,28 @@ class Shell:
             return False
         return bool(loaded.session.engine.outcome(loaded.state).finished)
 
+    def _other_help(self, game: str, sub: str | None) -> str:
+        """Another game's commands, as typed here (`kalooki check 5H 5D JK`): one explained,
+        or all with what each does; its tools work at this table, its actions need its own."""
+        group = self._tree(game).commands[game]
+        found = group.commands.get(sub.casefold()) if sub else None
+        if found is not None:
+            return _explained(f"{game} {found.name}", found)
+        title = games.info(game).title
+        lines = [f"{title}, typed '{game} COMMAND': its tools work here, its actions need a"
+                 f" {title} session"]  # fmt: skip
+        wide = max(len(n) for n in group.commands)
+        lines += [f"  {n:<{wide}} {c.get_short_help_str(limit=200)}"
+                  for n, c in group.commands.items() if not c.hidden]  # fmt: skip
+        return "\n".join(lines)
+
     def _short(self, name: str) -> str:
         command = self.actions[name]
         return str(command.get_short_help_str(limit=200))
 
     def _help(self, words: list[str]) -> int:
         try:
-            text = self.help(words[0] if words else None)
+            text = self.help(words[0] if words else None, words[1] if len(words) > 1 else None)
         except UsageError as error:
             output.error_line(str(error))
             return 2
