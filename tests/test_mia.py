@@ -564,7 +564,8 @@ def test_the_shell_plays_mia_with_short_forms(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert referee(*START).code == 0
-    lines = ["a 54", "b", "a 61", "l 43", "a mia", "help", "giveup", "undo", "l 2-1", "odds 65"]
+    lines = ["a 54", "b", "a 61", "lift 43", "a mia", "help", "giveup", "undo", "lift 2-1",
+             "odds 65"]  # fmt: skip
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = referee("shell")
     assert result.code == 0, result
@@ -573,7 +574,7 @@ def test_the_shell_plays_mia_with_short_forms(
         "Bob vs 54> b",
         "Bob believes Ann's 54",
         "Bob over 54> a 61",
-        "Cy vs 61> l 43",
+        "Cy vs 61> lift 43",
         "Cy lifts Bob's 61: 43 shown, a lie; Bob",
         "Cy rolls> a mia",
         "Ann vs Mia> giveup",

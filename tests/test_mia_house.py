@@ -400,15 +400,15 @@ def test_a_night_with_passes_in_the_shell_and_its_script_replayed(
 ) -> None:
     house = ruleset(tmp_path, "passing", "pass_mia = true\nlives = 2")
     assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "p", "--ruleset", house).code == 0
-    lines = ["a mia", "p", "p", "l 43", "a 54", "a mia", "help", "p", "giveup", "a mia", "p",
-             "p", "giveup", "a mia", "p", "l mia"]  # fmt: skip
+    lines = ["a mia", "p", "p", "lift 43", "a 54", "a mia", "help", "p", "giveup", "a mia", "p",
+             "p", "giveup", "a mia", "p", "lift mia"]  # fmt: skip
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = referee("shell")
     assert result.code == 0, result
     for seen in (
         "Bob vs Mia> p",
         "Cy vs Mia> p",
-        "Ann vs Mia> l 43",
+        "Ann vs Mia> lift 43",
         "Ann lifts Cy's Mia: 43 shown, a lie; Cy",
         "Cy vs Mia> p",
         "Cy gives up against Bob's Mia; Cy",

@@ -572,12 +572,13 @@ def test_left_is_a_fact_of_the_log() -> None:
 def test_the_shell_takes_the_games_own_action_first_by_a_prefix(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`l` is lift while leave is open too, `r` still redo; join by its prefix when nothing else
-    starts so; leave only in full (`le Dee` is refused: it ends a player's game)."""
+    """`l` is lift while leave is open too (and refused as lift, which ends the round: it is
+    typed in full), `r` still redo; join by its prefix when nothing else starts so; leave
+    only in full (`le Dee` is refused: it ends a player's game)."""
     import io
 
     assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "friday").code == 0
-    lines = ["a 54", "l 43", "j Dee", "le Dee", "leave Dee", "r", "rep Bob Eve"]
+    lines = ["a 54", "l 43", "lift 43", "j Dee", "le Dee", "leave Dee", "r", "rep Bob Eve"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = referee("shell")
     for seen in (
@@ -588,3 +589,4 @@ def test_the_shell_takes_the_games_own_action_first_by_a_prefix(
     ):
         assert seen in result.out, seen
     assert "nothing to redo" in result.err and "type 'leave' in full" in result.err
+    assert "type 'lift' in full: it ends the round" in result.err

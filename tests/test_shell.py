@@ -285,12 +285,12 @@ def test_a_kiriki_match_in_the_shell_with_short_forms(
 ) -> None:
     referee("new", "kiriki", "Ann", "Bob", "--format", "bullet", "--name", "duel")
     assert Shell("duel").prompt() == "rolloff, one die each> "
-    feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nl 6-6\n")
+    feed(monkeypatch, "rolloff 5 3\ncl pair of kings\nb\nrai 66\nr\ncl 66\nlift 6-6\n")
     result = referee("shell")
     assert result.code == 0, result
     for seen in ("Bob answers Pair of Kings> b", "Ann: reveal/raise/reroll> rai 66",
                  "Bob answers Pair of Aces> r", "Bob claims Pair of Aces+> cl 66",
-                 "Ann answers Pair of Aces> l 6-6",
+                 "Ann answers Pair of Aces> lift 6-6",
                  "point to Bob (0-1)"):  # fmt: skip
         assert seen in result.out, seen
     shell = Shell("duel")
@@ -494,6 +494,10 @@ FACING_MIA = ("mia", "announce", "21")
                      id="mia-giveup"),
         pytest.param(MIA, FACING_MIA, "give", "'giveup' in full: it ends the round",
                      id="mia-give"),
+        pytest.param(MIA, ("mia", "announce", "54"), "l 43", "'lift' in full: it ends the round",
+                     id="mia-lift"),
+        pytest.param(("liars", "Ann", "Bob", "Cy"), ("liars", "bid", "2x3"), "c 1",
+                     "'call' in full: it ends the round", id="liars-call"),
         pytest.param(KIRIKI, (), "le bob", "'leave' in full: it ends a player's game",
                      id="kiriki-leave"),  # at two players, leave resigns the match
         pytest.param(("kariki", "Ann", "Bob", "Cy"), (), "lea cy", "'leave' in full",

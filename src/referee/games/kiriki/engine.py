@@ -252,6 +252,7 @@ class ShowKiriki:
     "lift",
     DICE,
     ACTOR,
+    whole="the round",  # a point scored: never `l 53` by a slip
     help="""Lift the cup.
 
     Dice that meet the claim (truth or downplay) win the point for the claimer; below it, for

@@ -225,6 +225,7 @@ class BidEvent:
     "exact",
     *CALLED,
     fixed={"exact": True},
+    whole="the round",  # a die won or lost: never `e 3` by a slip
     help="""Call the bid exactly right (calza).
 
     Where the ruleset has it, any player still in but the bidder may call it (exact_call_by):
@@ -236,6 +237,7 @@ class BidEvent:
     "call",
     *CALLED,
     fixed={"exact": False},
+    whole="the round",  # a die lost: never `c 3` by a slip
     help="""Call the bid a lie.
 
     Give the count of dice that match it (wilds included), or every player's dice with --dice.

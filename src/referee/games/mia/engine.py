@@ -172,6 +172,7 @@ class Believe:
     "lift",
     DICE,
     BY,
+    whole="the round",  # a life lost: never `l 43` by a slip
     help="""Lift the mug: dice shown.
 
     Below the announcement, the announcer loses a life; at least it, the lifter does (2 for Mia).
