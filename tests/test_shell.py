@@ -735,3 +735,14 @@ def test_help_on_another_games_name_explains_it(
     result = referee("shell")
     assert result.code == 0 and "Traceback" not in result.err, result.err
     assert first in result.out and "LIAR'S DICE lh" in result.out
+
+
+def test_a_prefix_never_goes_to_an_action_typed_only_in_full(referee: Runner) -> None:
+    """`se` was "could be seat, settle", though settle is never typed by a prefix: the one
+    action a prefix can stand for is meant."""
+    referee(*START)
+    shell = Shell("friday")
+    assert shell._command("se") == "seat"
+    assert shell._command("settle") == "settle"
+    with pytest.raises(UsageError, match="could be slash, seat"):
+        shell._command("s")

@@ -297,9 +297,19 @@ class Shell:
         open_now = tuple(a for a in self.open_actions() if a not in ROSTER_WORDS)
         rest = [*(a for a in self.names if a not in open_now and a not in ROSTER_WORDS), *BUILTINS]
         roster = [a for a in self.names if a in ROSTER_WORDS]
+        declared = games.load(self.game).actions
         for tier in (open_now, rest, roster):
-            if wanted in tier or any(n.startswith(wanted) for n in tier):
-                return pick(word, [(n, n) for n in tier], "command")
+            starts = [n for n in tier if n.startswith(wanted)]
+            if wanted in tier or not starts:
+                if wanted in tier:
+                    return wanted
+                continue
+            # an action typed only in full never takes a prefix from one that is not: `r` is
+            # roll while resign is open too
+            short = [n for n in starts if (found := declared.get(n)) is None or not found.whole]
+            if len(starts) > 1 and len(short) == 1:
+                return short[0]
+            return pick(word, [(n, n) for n in tier], "command")
         other = games.BY_NAME.get(wanted)
         if other is not None and other.name != self.game:
             return other.name
