@@ -741,6 +741,7 @@ def test_a_prefix_never_goes_to_an_action_typed_only_in_full(referee: Runner) ->
     """`se` was "could be seat, settle", though settle is never typed by a prefix: the one
     action a prefix can stand for is meant."""
     referee(*START)
+    referee("kariki", "claim", "9")  # neither seat nor settle is open: both among the rest
     shell = Shell("friday")
     assert shell._command("se") == "seat"
     assert shell._command("settle") == "settle"
