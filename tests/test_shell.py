@@ -258,6 +258,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     child.expect_exact("nonsense")
     child.send("\x1b[A\r")  # ... and once more: 'help', run again
     child.expect_exact("claim    Claim a rank.")
+    child.expect_exact("Ann claims> ")  # a thumb presses Ctrl-D at the prompt, not before it
     child.sendeof()  # Ctrl-D leaves like quit
     child.expect(pexpect.EOF)
     child.close()
@@ -745,3 +746,28 @@ def test_a_prefix_never_goes_to_an_action_typed_only_in_full(referee: Runner) ->
     shell = Shell("friday")
     assert shell._command("se") == "seat"
     assert shell._command("settle") == "settle" and shell._command("s") == "slash"
+
+
+@pytest.mark.parametrize(
+    ("new", "lines", "said"),
+    [
+        (("mia", "Ann", "Bob", "--first", "Ann"), ["54"], "Ann announces 54"),
+        (("liars", "Ann", "Bob", "Cy"), ["2x3"], "Ann bids two threes (2x3)"),
+        (("kiriki", "Ann", "Bob", "--first", "Ann"), ["9"], "Ann claims"),
+        (("kariki", "Ann", "Bob"), ["3"], "error: unknown rank '3'"),  # claim's own refusal
+        (("kariki", "Ann", "Bob"), ["claim 9", "45"], "error: unknown command '45'"),  # a pull?
+    ],
+)
+def test_a_value_alone_is_what_the_prompt_asks_for(
+    referee: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    new: tuple[str, ...],
+    lines: list[str],
+    said: str,
+) -> None:
+    """`54` at Mia's `Ann rolls>` and `8` at Kiriki's `Zoë claims 9+>` were unknown commands
+    (Kariki's `9` was a claim), and Kariki's `3` said nothing of ranks."""
+    assert referee("new", *new, "--name", "bare").code == 0
+    feed(monkeypatch, "\n".join(lines) + "\n")
+    result = referee("shell")
+    assert said in (result.err if said.startswith("error") else result.out), result

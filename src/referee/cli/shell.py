@@ -374,9 +374,12 @@ class Shell:
 
     def _bare(self, words: list[str]) -> list[str]:
         """A line that names no command is the words of the game's bare action when it is
-        open (`9` at `Dan claims>` is `claim 9`); else the line as typed."""
+        what the prompt asks for, the first action open (`9` at `Dan claims>` is `claim 9`,
+        `54` at `Ann rolls>` is `announce 54`; never at `Bob vs Nine>`, where `45` could be
+        the dice of a pull); else the line as typed."""
         bare = self.plugin.bare
-        if bare is None or bare not in self.open_actions():
+        open_now = self.open_actions()
+        if bare is None or not open_now or open_now[0] != bare:
             return words
         try:
             self._command(words[0])
@@ -384,6 +387,8 @@ class Shell:
             declared = games.load(self.game).actions.get(bare)
             if declared is None or not declared.words:
                 return words
+            if words[0][:1].isdigit():  # never a command: the action says what is wrong
+                return [bare, *words]
             try:  # only words that read as the action's (a typo of a command stays one)
                 declared.typed({declared.words[0].name: words})
             except RefereeError:

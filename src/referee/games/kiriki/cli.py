@@ -218,6 +218,7 @@ def _ranks(session: Session, state: kiriki.State) -> list[str]:
 
 SHELL = ShellPlugin(
     prompt=shell_prompt,
+    bare="claim",  # a value alone at the prompt that asks for one is the claim
     complete={
         "rank": _ranks,
         "dice": lambda session, state: [str(r) for r in ALL_ROLLS],

@@ -115,6 +115,7 @@ def _names(session: Session, state: liars.State) -> list[str]:
 
 SHELL = ShellPlugin(
     prompt=shell_prompt,
+    bare="bid",  # a value alone at the prompt that asks for one is the bid
     complete={
         "bid.bid": lambda session, state: [str(b) for b in liars.smallest_raises(state)],
         "odds.bid": lambda session, state: [str(state.bid)] if state.bid else [],

@@ -87,6 +87,7 @@ def _seated(session: Session, state: mia.State) -> list[str]:
 
 SHELL = ShellPlugin(
     prompt=shell_prompt,
+    bare="announce",  # a value alone at the prompt that asks for one is the announce
     complete={
         "announce.value": lambda session, state: [str(v) for v in mia.announceable(state)],
         "lift.dice": lambda session, state: [str(v) for v in ALL_VALUES],
