@@ -428,3 +428,12 @@ def test_following_the_hint_for_a_pair_of_6s_claims_a_pair_of_aces(referee: Runn
     )
     claimed = referee("kiriki", "claim", "pair of aces")
     assert claimed.code == 0 and claimed.out.startswith("Ann claims Pair of Aces"), claimed
+
+
+def test_after_a_reroll_of_aces_the_claim_is_aces_not_aces_or_higher(referee: Runner) -> None:
+    """"Zoë rolls and claims Pair of Aces or higher", where nothing is higher."""
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "d")
+    for line in (("claim", "pair of aces"), ("believe",), ("reroll",)):
+        assert referee("kr", *line).code == 0, line
+    shown = [line.rstrip() for line in referee("show").out.splitlines()]
+    assert any(line.startswith("Ann rolls and claims Pair of Aces:") for line in shown), shown

@@ -76,7 +76,8 @@ def status(state: State) -> Text:
     moves = one_of(legal_actions(state))
     match state.phase:
         case Phase.CLAIM:
-            need = f" {LADDER.name(state.need)} or higher" if state.need else ""
+            higher = "" if state.need is TOP_CLAIM else " or higher"  # nothing is above Aces
+            need = f" {LADDER.name(state.need)}{higher}" if state.need else ""
             text.append(f" rolls and claims{need}: {moves}")
         case Phase.BELIEVED if state.claim is TOP_CLAIM:
             text.append(f" must reroll (or reveal a bluff): {moves}")
