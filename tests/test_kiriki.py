@@ -474,11 +474,15 @@ def test_the_json_document(referee: Runner) -> None:
     referee("kiriki", "claim", "9", "--show", "queen")
     doc: dict[str, Any] = json.loads(referee("show", "--json").out)
     assert set(doc) == {"game", "session", "format", "target", "players", "turn", "phase",
-                        "claim", "shown_die", "allowed", "aces_locked", "winner", "ranked",
-                        "events", "house_rules", "money", "night"}  # fmt: skip
+                        "claim", "claim_at_least", "shown_die", "allowed", "aces_locked",
+                        "winner", "ranked", "events", "house_rules", "money", "night"}  # fmt: skip
     assert (doc["format"], doc["target"], doc["ranked"]) == ("bullet", 3, True)
     assert (doc["claim"], doc["shown_die"], doc["turn"]) == ("9", "Queen", "Bob")
     assert doc["allowed"] == ["lift", "believe", "roll"] and doc["players"][0]["points"] == 0
+    assert doc["claim_at_least"] is None
+    referee("kiriki", "roll")  # Bob takes the cup: a claim of 9 or more is what is open
+    doc = json.loads(referee("show", "--json").out)
+    assert (doc["phase"], doc["claim"], doc["claim_at_least"]) == ("claim", None, "9")
 
 
 def test_a_wide_card_writes_the_ladder_in_words(

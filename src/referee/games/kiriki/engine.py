@@ -1059,6 +1059,7 @@ def summary(state: State) -> dict[str, object]:
         "turn": None if state.is_over else state.name(state.turn),
         "phase": state.phase.value,
         "claim": LADDER.name(state.claim) if state.claim is not None else None,
+        "claim_at_least": LADDER.name(state.need) if state.need else None,  # after a roll
         "shown_die": WORDS.face(state.shown) if state.shown else None,
         "allowed": list(legal_actions(state)),
         "aces_locked": state.aces_locked,
