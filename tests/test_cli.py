@@ -131,7 +131,8 @@ def test_undo_names_the_event_and_redo_puts_it_back(referee: Runner, home: Path)
     assert undone.code == 0 and undone.out.startswith("undid event 2: pull 3-4 --by Bob")
     assert show(referee) == after_claim  # the replay of what is left, exactly
     redone = referee("redo")
-    assert redone.code == 0 and redone.out.startswith("redid event 2: pull 3-4 --by Bob")
+    # what the event ruled, as when it was first entered (the plain command said less)
+    assert redone.code == 0 and redone.out.startswith("redid event 2: Bob pulls 3-4 (Seven)")
     assert show(referee)["players"] == [
         {**p, "berries": 1, "berry_causes": ["lie"]} if p["name"] == "Ann" else p
         for p in after_claim["players"]

@@ -47,7 +47,7 @@ def test_a_whole_game_through_the_commands(referee: Runner, highroll: GameInfo) 
     assert doc["players"][0] == {"name": "Ann", "points": 1, "rolled": None}
     assert doc["session"] == "friday" and doc["turn"] == "Ann"
     assert referee("undo").out.startswith("undid event 2: roll 5 --by Bob\n")
-    assert referee("redo").out.startswith("redid event 2: roll 5 --by Bob\n")
+    assert referee("redo").out.startswith("redid event 2: Bob rolls 5; Ann scores\nwith 8\n")
     help_text = referee("highroll", "roll", "--help").out
     assert "Roll two dice: say their total." in help_text and "TOTAL" in help_text
 

@@ -122,10 +122,14 @@ def undo_or_redo(space: Workspace, ref: str | None, command: str) -> None:
     result = space.change(ref, change)
     said = notation(result.session, result.value)
     if command == "undo":
-        number, done = len(result.session.events) + 1, "undid"
-    else:
-        number, done = len(result.session.events), "redid"
-    draw_card(result.session, result.loaded.state, f"{done} event {number}: {said}")
+        told = f"undid event {len(result.session.events) + 1}: {said}"
+    else:  # what the event ruled, as when it was first entered
+        number, state = len(result.session.events), result.loaded.state  # its ruling replayed
+        ruled = games.module(result.session.game, "words").words(
+            result.session.engine.ruling(state)
+        )
+        told = f"redid event {number}: {ruled or said}"
+    draw_card(result.session, result.loaded.state, told)
     if command == "redo":  # what the action that made the event said under the card
         after(games.info(result.session.game), space)
 
