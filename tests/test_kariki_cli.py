@@ -254,7 +254,7 @@ def test_a_prefix_two_spaced_names_share_says_to_quote_the_name(
     result = referee("kariki", "claim", "9", "--by", "alexander")
     assert result.code == 2 and result.err == (
         "error: player 'alexander' could be Alexander Braun, Alexander Brandt: type more letters,"
-        ' a name with a space in quotes: "Alexander Braun"\n'
+        ' or the whole name: "Alexander Braun"\n'
     )
     assert session_file(home).read_bytes() == before
     result = referee("kariki", "claim", "9", "--by", "alexander braun")

@@ -270,7 +270,7 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 1
     labels = [label for label, _ in choices]
     if found:
         spaced = next((label for label in found if " " in label), None)  # `--by alexander braun`
-        hint = f', a name with a space in quotes: "{printable(spaced)}"' if spaced else ""
+        hint = f', or the whole name: "{printable(spaced)}"' if spaced else ""  # quoted: bash
         names = ", ".join(found)
         raise UsageError(f"{what} {quote(text)} could be {names}: type more letters{hint}")
     import difflib  # a slip's suggestion: no need to load it for every command
