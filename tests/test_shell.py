@@ -771,3 +771,16 @@ def test_a_value_alone_is_what_the_prompt_asks_for(
     feed(monkeypatch, "\n".join(lines) + "\n")
     result = referee("shell")
     assert said in (result.err if said.startswith("error") else result.out), result
+
+
+@pytest.mark.parametrize("line", ["log zzz", "show friday", "l 43"])
+def test_show_or_log_given_a_name_in_the_shell_says_it_plays_its_own(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """`log zzz` (or `l 43`, another game's lift, in a Kalooki shell) dumped the whole log:
+    the shell's own session won over the name, silently."""
+    assert referee("new", "kalooki", "Ann", "Bob", "Cy", "--name", "k").code == 0
+    feed(monkeypatch, line + "\n")
+    result = referee("shell")
+    assert result.code == 2 and "error: the shell plays its own session" in result.err
+    assert "no events yet" not in result.out

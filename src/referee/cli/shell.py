@@ -225,6 +225,10 @@ class Shell:
         if any(w in ("-s", "--session") or w.startswith("--session=") for w in words[1:]):
             output.error_line("the shell plays its own session: quit and open another for that")
             return 2
+        if takes_session and self._names_a_session(command, words):
+            typed = quote(" ".join(words[1:]))
+            output.error_line(f"the shell plays its own session: {head} takes no name ({typed})")
+            return 2
         # The session goes before the line's own words: an option typed without its value
         # (`lift --by`) is then told so, and never takes the session's path as its value.
         extra = ["--session", self.ref] if takes_session else []
@@ -233,6 +237,18 @@ class Shell:
         if self.follows:
             self._follow(before)
         return code
+
+    @staticmethod
+    def _names_a_session(command: Any, words: list[str]) -> bool:
+        """Whether the line gives `show` or `log` a session of its own (`log zzz`, or `l 43`
+        meant as another game's lift): the shell's session would win, silently."""
+        if not any(p.name == "ref" for p in getattr(command, "params", ())):
+            return False
+        try:
+            context = command.make_context(words[0], list(words[1:]), resilient_parsing=True)
+        except Exception:  # a line Click cannot read: the run says why
+            return False
+        return context.params.get("ref") is not None
 
     def _qr(self, words: list[str]) -> int:
         """The live card's address and QR code: this shell's server, else one that another
