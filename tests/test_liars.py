@@ -1047,3 +1047,20 @@ def test_a_name_too_wide_for_the_order_line_is_cut_not_left_out(referee: Runner)
     names = [wide, "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
     out = referee("new", "liars", *names, "--name", "wide").out.splitlines()
     assert "play goes up the list: 王小明王小明…, …" in out
+
+
+def test_a_finished_game_names_everyone_out_in_order(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finished card said `out (19): Tom, Quin, Ned, Kim, Hal, …`: the runner-up was never
+    on it, at any width, though the card was four lines."""
+    monkeypatch.setenv("COLUMNS", "40")
+    names = [f"Player{k:02d}" for k in range(20)]
+    assert referee("new", "liars", *names, "--name", "done").code == 0
+    for name in reversed(names[1:]):
+        assert referee("liars", "leave", name).code == 0
+    shown = referee("show").out.splitlines()
+    out = shown[shown.index(next(line for line in shown if line.startswith("out: "))) :]
+    said = " ".join(line.strip() for line in out[:6])
+    assert said.startswith("out: Player19, Player18,") and "Player01" in said and "…" not in said
+    assert max(len(line) for line in shown) <= 40

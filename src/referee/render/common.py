@@ -61,17 +61,20 @@ def wrapped_lines(text: str, columns: int) -> int:
     return sum(len(Text(line, tab_size=8).wrap(console, columns)) for line in lines)
 
 
-def out_line(names: Sequence[str], width: int) -> Text | None:
-    """Who is out, first out first, on one line: `out: Ann, Cy`; when too many are to name
-    them all, how many and those that fit (`out (12): Ann, Cy, …`). None: nobody is out."""
+def out_lines(names: Sequence[str], width: int, whole: bool = False) -> list[Text]:
+    """Who is out, first out first: on one line while play goes on (`out: Ann, Cy`; too many
+    to name, how many and those that fit: `out (12): Ann, Cy, …`); `whole` (the game is over,
+    the card is short) every name, wrapped between names, so the places can be read."""
     if not names:
-        return None
+        return []
     shown = [printable(name) for name in names]
     said = "out: " + listed(shown)
+    if whole:
+        return [Text(line, style="red") for line in wrap_list([said], width)]
     if width_of(said) > width:
         head = f"out ({len(names)}): "
         said = head + listed(shown, width - len(head))
-    return Text(said, style="red")
+    return [Text(said, style="red")]
 
 
 def house_line(phrases: list[str], width: int) -> Text | None:

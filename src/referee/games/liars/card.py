@@ -22,7 +22,7 @@ from referee.games.liars.engine import (
 )
 from referee.games.liars.words import play_goes
 from referee.render.cells import cut_apart, ljust, width_of, wrap_words
-from referee.render.common import header, out_line, wrapped_lines
+from referee.render.common import header, out_lines, wrapped_lines
 from referee.text import printable
 
 WIDE = 60  # columns from which each player's lost dice are drawn beside those left
@@ -160,9 +160,8 @@ def _folded(state: State, width: int) -> list[Text]:
 
 
 def _out(state: State, width: int) -> list[Text]:
-    """Who is out, first out first, on one line."""
-    line = out_line([state.name(i) for i in state.out_in_order], width)
-    return [] if line is None else [line]
+    """Who is out, first out first: one line in play, all of them once the game is over."""
+    return out_lines([state.name(i) for i in state.out_in_order], width, whole=state.is_over)
 
 
 def _play_goes(state: State, width: int) -> str:

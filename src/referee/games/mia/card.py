@@ -13,7 +13,7 @@ from rich.text import Text
 from referee.games.mia.engine import Phase, State, announceable, may_pass
 from referee.games.mia.values import chance_at_least
 from referee.render.cells import cut_apart, ljust, width_of
-from referee.render.common import header, out_line, wrapped_lines
+from referee.render.common import header, out_lines, wrapped_lines
 from referee.text import printable
 
 BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
@@ -86,9 +86,7 @@ def card(state: State, title: str, width: int = 40, compact: bool = False) -> Re
     on_turn = None if state.is_over else state.turn
     if compact:
         lines += _packed(state, width, on_turn)
-        out = out_line(state.out, width)  # first out first, one line: twenty fit a phone
-        if out is not None:
-            lines.append(out)
+        lines += out_lines(state.out, width, whole=state.is_over)  # first out first
     else:
         lines += _rows(state)
     lines.append(status(state, full=not compact))
