@@ -597,6 +597,22 @@ def test_help_of_an_action_names_the_options_it_cannot_do_without(
     assert "> help tack\ntack player card --on n\n" in referee("shell").out
 
 
+@pytest.mark.parametrize("line", ["help kiriki", "? kal", "help mia liars"])
+def test_help_of_another_game_lists_its_commands(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """`help kiriki` at a Kariki table ended the shell in a traceback ('NoneType' object has
+    no attribute 'params'): another game's name is a command there, but not one of the table's.
+    It shows that game's commands, as typing its name does."""
+    referee(*START)
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
+    result = referee("shell")
+    game = games.BY_NAME[line.split()[1]].name
+    assert result.code == 0 and "Traceback" not in result.err, result.err
+    assert f"> {line}\nUsage: referee {game} " in result.out and "\nCommands:\n" in result.out
+    assert Shell("friday").help(line.split()[1]).startswith(f"{game}: ")
+
+
 def test_rematch_is_open_only_once_the_match_is_over(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -421,6 +421,8 @@ class Shell:
             name = self._command(topic)
             if name in BUILTINS and name not in self.names:
                 return f"{name}: {BUILTINS[name]}"
+            if name in self.tools:  # another game: its own help lists its commands
+                return f"{name}: {self.tools[name].title}'s commands (type {name} to list them)"
             command = self.actions.get(name) or self.command.commands.get(name)
             usage = " ".join(  # the words, then the options the action cannot do without
                 [p.human_readable_name for p in command.params if p.param_type_name != "option"]
@@ -460,6 +462,9 @@ class Shell:
 
     def _help(self, words: list[str]) -> int:
         try:
+            if words and (other := self._command(words[0])) in self.tools:
+                # another game's commands (`help kalooki`): its group's help, as `kalooki`
+                return run([other, "--help"], self.space, self._tree(other))
             text = self.help(words[0] if words else None)
         except UsageError as error:
             output.error_line(str(error))
