@@ -698,3 +698,18 @@ def test_a_whole_name_typed_without_quotes_is_one_word(
     feed(monkeypatch, "\n".join(lines) + "\n")
     result = referee("shell")
     assert result.code == 0 and said in result.out, result.err
+
+
+def test_a_name_that_reads_as_a_line_never_takes_the_command(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a player called "claim 9" at the table, the line `claim 9` was joined into that
+    name and refused ("unknown command 'claim 9'"): the first word is always the command's."""
+    names = ["claim 9", "pass it", "Cy"]
+    assert referee("new", "kariki", *names, "--name", "sp", "--first", "Cy").code == 0
+    feed(monkeypatch, "claim 9\nkariki claim 10 --by claim 9\npass --by pass it\n")
+    result = referee("shell")
+    assert result.code == 0 and result.err == "", result.err
+    assert "Cy claims> claim 9\nCy claims Nine\n" in result.out
+    assert "> kariki claim 10 --by claim 9\nclaim 9 takes the mug and claims Ten\n" in result.out
+    assert "> pass --by pass it\npass it passes and answers for Ten\n" in result.out

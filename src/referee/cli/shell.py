@@ -182,7 +182,7 @@ class Shell:
         if not looks and self._changed_elsewhere():
             return 1
         try:
-            words = self._own_game(self._names_as_one(shlex.split(line)))
+            words = self._names_as_one(self._own_game(shlex.split(line)))
             words = self._bare(words)
             head = self._other_game(words) or self._command(words[0])
             self._whole(words[0], head)
@@ -309,7 +309,8 @@ class Shell:
 
     def _names_as_one(self, words: list[str]) -> list[str]:
         """A player's whole name typed without quotes is one word: `leave Alexander Braun`,
-        `claim 9 --by alexander braun` (in any case), as the scorekeeper meant it."""
+        `claim 9 --by alexander braun` (in any case), as the scorekeeper meant it. The first
+        word is the command's, never a name's: a player called "claim 9" took `claim 9`."""
         try:
             loaded = self.loaded()
         except RefereeError:
@@ -324,8 +325,8 @@ class Shell:
             if n and len(n.split()) > 1
         }
         lengths = sorted(set(spaced.values()), reverse=True)  # the longest name first
-        found: list[str] = []
-        at = 0
+        found: list[str] = words[:1]
+        at = 1
         while at < len(words):
             size = next(
                 (k for k in lengths if spaced.get(name_key(" ".join(words[at : at + k]))) == k), 1
