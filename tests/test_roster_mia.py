@@ -572,12 +572,12 @@ def test_left_is_a_fact_of_the_log() -> None:
 def test_the_shell_takes_the_games_own_action_first_by_a_prefix(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`l` is lift while leave is open too, `r` still redo; join and leave by their prefixes
-    when nothing else starts so."""
+    """`l` is lift while leave is open too, `r` still redo; join by its prefix when nothing
+    else starts so, and leave only in full (it ends a player's game: `le` is refused)."""
     import io
 
     assert referee("new", "mia", "Ann", "Bob", "Cy", "--name", "friday").code == 0
-    lines = ["a 54", "l 43", "j Dee", "le Dee", "r", "rep Bob Eve"]
+    lines = ["a 54", "l 43", "j Dee", "le Dee", "leave Dee", "r", "rep Bob Eve"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = referee("shell")
     for seen in (
@@ -588,3 +588,4 @@ def test_the_shell_takes_the_games_own_action_first_by_a_prefix(
     ):
         assert seen in result.out, seen
     assert "nothing to redo" in result.err
+    assert "error: type 'leave' in full: it ends a player's game for good" in result.err
