@@ -308,6 +308,32 @@ def test_without_accents_two_names_alike_still_ask_for_more_letters(referee: Run
 
 
 @pytest.mark.parametrize(
+    ("players", "typed", "said"),
+    [
+        (["José", "Josef", "Ann"], "jose", "'jose' could be José, Josef: type more letters or"
+         " the accents"),
+        (["Zoë", "Zoe Lee", "Ann"], "zoe", "'zoe' could be Zoë, Zoe Lee: type more letters or"
+         ' the accents, a name with a space in quotes: "Zoe Lee"'),
+        (["Lúcia", "Lucía", "Ann"], "lucia", "'lucia' could be Lúcia, Lucía: type more letters"
+         " or the accents"),
+    ],
+)  # fmt: skip
+def test_a_name_typed_without_its_accents_never_picks_another_player_alone(
+    referee: Runner, home: Path, players: list[str], typed: str, said: str
+) -> None:
+    """`seat --first jose` at a table of José and Josef seated Josef (a prefix beat José's
+    whole name typed without the accent), and `lucia` seated whichever of Lúcia and Lucía
+    sat first: a wrong player silently. Both are named, and nothing is written."""
+    assert referee("new", "kariki", *players, "--name", "friday").code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", "seat", "--first", typed)
+    assert result.code == 2 and result.err == f"error: player {said}\n"
+    assert session_file(home).read_bytes() == before
+    for name in players[:2]:  # each still named by the whole name, accents and all
+        assert f"{name} rolls first" in referee("kariki", "seat", "--first", name.lower()).out
+
+
+@pytest.mark.parametrize(
     ("line", "said"),
     [
         (("slash", "bob", "drop", "25", "--seconds", "30"), "two amounts (25 and --seconds 30)"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from referee.errors import UsageError, quote
@@ -227,8 +227,10 @@ def _unaccented(text: str) -> str:
 
 
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 12) -> T:
-    """The one choice `text` names: by a label exactly, else by a unique prefix (any case);
-    then the same with accents left out (`zoe`, `jose`), where that still tells them apart.
+    """The one choice `text` names: by a label exactly (any case), else by a unique prefix, a
+    label typed whole without its accents counting as one (`jose` names José, but not at a
+    table with Josef, nor `lucia` one of Lúcia and Lucía); else by a unique prefix without
+    accents (`zoe m`).
 
     Several labels may name one value (a player's name and nickname). The one matcher for
     players, commands and rules, so every near miss reads alike. A miss lists the first
@@ -238,26 +240,40 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 1
     1
     >>> pick("jose", [("José", 0), ("Joséphine", 1)], "player")  # an accent: what tells apart
     0
+    >>> pick("jose", [("José", 0), ("Josef", 1)], "player")
+    Traceback (most recent call last):
+    referee.errors.UsageError: player 'jose' could be José, Josef: type more letters or the accents
     """
-    found: dict[str, T] = {}
-    for fold in (_folded, _unaccented):  # then `zoe` for Zoë, on a keyboard without the accent
+
+    def named(fold: Callable[[str], str], whole: bool) -> dict[str, T]:
+        """The labels (one for each value) `text` names in `fold`: whole, or by a prefix."""
         wanted = fold(text.strip())
+        hits: dict[str, T] = {}
         for label, value in choices:
-            if fold(label) == wanted:
-                return value
-        for label, value in choices:
-            if wanted and fold(label).startswith(wanted) and value not in found.values():
-                found[label] = value
-        if len(found) == 1:
-            return next(iter(found.values()))
-        if found:
-            break
+            folded = fold(label)
+            hit = folded == wanted if whole else bool(wanted) and folded.startswith(wanted)
+            if hit and value not in hits.values():
+                hits[label] = value
+        return hits
+
+    # A whole label without its accents counts with the prefixes typed with them: `jose`
+    # at a table of José and Josef, or `lucia` for Lúcia and Lucía, names nobody alone.
+    found = named(_folded, whole=True)
+    if not found:
+        found = named(_folded, whole=False)
+        found |= {k: v for k, v in named(_unaccented, True).items() if v not in found.values()}
+    if not found:
+        found = named(_unaccented, whole=False)
+    if len(found) == 1:
+        return next(iter(found.values()))
     labels = [label for label, _ in choices]
     if found:
         spaced = next((label for label in found if " " in label), None)  # `--by alexander braun`
         hint = f', a name with a space in quotes: "{printable(spaced)}"' if spaced else ""
-        names = ", ".join(found)
-        raise UsageError(f"{what} {quote(text)} could be {names}: type more letters{hint}")
+        names = ", ".join(label for label in labels if label in found)  # as the table sits
+        accents = any(_unaccented(label) != _folded(label) for label in found)
+        more = "more letters or the accents" if accents else "more letters"
+        raise UsageError(f"{what} {quote(text)} could be {names}: type {more}{hint}")
     import difflib  # a slip's suggestion: no need to load it for every command
 
     wanted = _folded(text.strip())
