@@ -218,6 +218,18 @@ def test_three_bobs_that_differ_only_by_invisible_characters_are_refused_in_a_fi
     assert snapshot(path) == before
 
 
+def test_names_that_differ_only_by_spaces_in_a_row_are_one_player(
+    referee: Runner, home: Path
+) -> None:
+    """ "Jo Smith" and "Jo  Smith" (two spaces) sat at one table, shown alike (an error line
+    shows both with one space), and the shell's unquoted Jo Smith named only the first."""
+    one_line(referee("new", "kariki", "Jo Smith", "Jo  Smith", "--name", "x"), 2, "two players")
+    assert referee("new", "kariki", "Ann", "Jo  Smith", "--name", "friday").code == 0
+    one_line(referee("kariki", "join", "jo smith"), 2, "already at the table")
+    assert referee("kariki", "claim", "9", "--by", "ann").code == 0
+    assert "Jo  Smith passes" in referee("kariki", "pass", "--by", "Jo Smith").out
+
+
 def test_a_name_is_kept_in_nfc_typed_or_loaded(referee: Runner, home: Path) -> None:
     decomposed, composed = "Zoe\u0308", "Zo\u00eb"
     assert referee("new", "kariki", "Ann", decomposed, "Cy", "--name", "friday").code == 0

@@ -681,6 +681,7 @@ def test_a_long_name_gives_way_so_the_prompt_leaves_room_to_type(
         ("kariki", ["leave ALEXANDER  BRANDT"], "Alexander Brandt leaves: out"),
         ("mia", ["announce 43 --by alexander braun"], "Alexander Braun announces 43"),
         ("liars", ["bid 2x3 --by Alexander Braun"], "Alexander Braun bids"),
+        ("kariki", ["claim 9 --by cy   de  la cruz"], "Cy De La  Cruz claims Nine"),
     ],
 )
 def test_a_whole_name_typed_without_quotes_is_one_word(
@@ -692,9 +693,11 @@ def test_a_whole_name_typed_without_quotes_is_one_word(
     said: str,
 ) -> None:
     """`leave Alexander Braun` was refused ("unexpected extra argument (Braun)"), and Mia's
-    `l 43 --by Alexander Braun` read the rank '43 Braun'."""
-    names = ["Alexander Braun", "Alexander Brandt", "Cy"]
-    assert referee("new", game, *names, "--name", "sp", "--first", "Alexander Braun").code == 0
+    `l 43 --by Alexander Braun` read the rank '43 Braun'; a name with two spaces in a row
+    was never joined."""
+    names = ["Alexander Braun", "Alexander Brandt", "Cy De La  Cruz"]  # two spaces, as typed
+    first = "Cy De La  Cruz" if "cruz" in lines[0] else "Alexander Braun"
+    assert referee("new", game, *names, "--name", "sp", "--first", first).code == 0
     feed(monkeypatch, "\n".join(lines) + "\n")
     result = referee("shell")
     assert result.code == 0 and said in result.out, result.err

@@ -175,8 +175,9 @@ def name_key(name: str) -> str:
     refuses twice and what stats and ratings count as one player."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     # characters that draw nothing count as nothing: "Bob" and "Bob" with a zero-width space
-    # or a variation selector in it look alike, so they are one player (and refused twice)
-    return "".join(c for c in folded if not is_ignorable(c))
+    # or a variation selector in it look alike, so they are one player (and refused twice);
+    # so do spaces in a row ("Jo  Smith" is Jo Smith, typed unquoted in the shell)
+    return " ".join(filter(None, "".join(c for c in folded if not is_ignorable(c)).split(" ")))
 
 
 def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> str:
@@ -216,8 +217,9 @@ T = TypeVar("T")
 
 
 def _folded(text: str) -> str:
-    """`text` as `pick` compares it: NFC (an accent typed either way), in any case."""
-    return unicodedata.normalize("NFC", text).casefold()
+    """`text` as `pick` compares it: NFC (an accent typed either way), in any case, spaces in
+    a row as one (`Jo Smith` names Jo  Smith, whose name a file may hold so)."""
+    return " ".join(filter(None, unicodedata.normalize("NFC", text).casefold().split(" ")))
 
 
 def _unaccented(text: str) -> str:
