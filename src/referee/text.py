@@ -142,10 +142,12 @@ def typed_name(name: str, labels: Sequence[tuple[str, str]]) -> str:
     'Jo'
     """
     first = name.split(" ", 1)[0]
-    if first != name:
+    # A terminal that cannot show a letter shows `?`, which names nobody when typed back:
+    # there the name goes without its accents (`buyback Zoe` for Zoë), as `pick` reads it.
+    for typed in dict.fromkeys((first, _without_accents(first), name, _without_accents(name))):
         try:
-            if pick(first, labels, "player") == name:
-                return as_typed(printable(first))
+            if printable(typed) == typed and pick(typed, labels, "player") == name:
+                return as_typed(typed)
         except UsageError:
             pass
     return as_typed(printable(name))
@@ -222,10 +224,15 @@ def _folded(text: str) -> str:
     return " ".join(filter(None, unicodedata.normalize("NFC", text).casefold().split(" ")))
 
 
+def _without_accents(text: str) -> str:
+    """`text`'s letters without their accents: `Zoe Muller` for Zoë Müller."""
+    split = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
+
+
 def _unaccented(text: str) -> str:
     """`text` as `pick` compares it the second time: its letters without their accents."""
-    split = unicodedata.normalize("NFD", _folded(text))
-    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
+    return _without_accents(_folded(text))
 
 
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 12) -> T:
