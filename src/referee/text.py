@@ -198,6 +198,12 @@ def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> s
         raise UsageError(f"{what} {quote(name)} is too long: at most {limit} characters")
     if _hidden_in(name) or any(c.isspace() and c != " " for c in name):
         raise UsageError(f"{what} {quote(name)} has control or invisible characters")
+    bare = [c for k, c in enumerate(name) if unicodedata.category(c)[0] == "M"
+            and (not k or name[k - 1] == " ")]  # fmt: skip
+    if bare:  # it sits on whatever the screen drew before: one alone was a name drawn as
+        # nothing, and one before "Bob" read as Bob
+        mark = f"U+{ord(bare[0]):04X}"
+        raise UsageError(f"{what} {quote(name)} has an accent ({mark}) with no letter under it")
     if name.startswith("-"):
         raise UsageError(f"{what} {quote(name)} may not start with '-'")
     if "=" in name:
