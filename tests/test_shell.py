@@ -716,3 +716,17 @@ def test_a_name_that_reads_as_a_line_never_takes_the_command(
     assert "Cy claims> claim 9\nCy claims Nine\n" in result.out
     assert "> kariki claim 10 --by claim 9\nclaim 9 takes the mug and claims Ten\n" in result.out
     assert "> pass --by pass it\npass it passes and answers for Ten\n" in result.out
+
+
+def test_an_apostrophe_in_a_name_is_a_letter_not_a_quote(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pass --by O'Neil` was refused ("No closing quotation"), and `replace O'Neil D'Arcy`
+    was read as the one word `ONeil DArcy`: an apostrophe inside a word is the name's."""
+    assert referee("new", "kariki", "Ann", "O'Neil", "D'Arcy Lee", "--name", "sp").code == 0
+    feed(monkeypatch, "claim 9\npass --by O'Neil\npass --by d'arcy lee\nreplace o'neil D'Souza\n")
+    result = referee("shell")
+    assert result.code == 0 and result.err == "", result.err
+    assert "> pass --by O'Neil\nO'Neil passes and answers for Nine\n" in result.out
+    assert "> pass --by d'arcy lee\nD'Arcy Lee passes and answers for Nine\n" in result.out
+    assert "> replace o'neil D'Souza\nD'Souza takes O'Neil's seat" in result.out

@@ -182,7 +182,7 @@ class Shell:
         if not looks and self._changed_elsewhere():
             return 1
         try:
-            words = self._names_as_one(self._own_game(shlex.split(line)))
+            words = self._names_as_one(self._own_game(split_line(line)))
             words = self._bare(words)
             head = self._other_game(words) or self._command(words[0])
             self._whole(words[0], head)
@@ -578,6 +578,32 @@ class Shell:
         known = self.space.known
         if known is not None and known is not self._opened:
             self.space.cache.put(known)
+
+
+def split_line(line: str) -> list[str]:
+    """A line's words as `shlex` reads them, but an apostrophe between two letters is one of
+    the name's letters (`pass --by O'Neil`), never a quote: the line was refused ("No closing
+    quotation"), and `replace O'Neil D'Arcy` read one word, `ONeil DArcy`.
+
+    >>> split_line("replace O'Neil 'D Arcy'"), split_line("leave o'neil's")
+    (['replace', "O'Neil", 'D Arcy'], ['leave', "o'neil's"])
+    """
+    typed: list[str] = []
+    quoted = ""  # the quote open at this character, if any
+    escaped = False
+    for k, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted != "'":
+            escaped = True
+        elif quoted:
+            quoted = "" if char == quoted else quoted
+        elif char == "'" and line[k - 1 : k].isalnum() and line[k + 1 : k + 2].isalnum():
+            char = "\\'"  # in a word: a letter
+        elif char in "'\"":
+            quoted = char
+        typed.append(char)
+    return shlex.split("".join(typed))
 
 
 def listing(words: list[str], width: int) -> str:
