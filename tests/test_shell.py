@@ -730,3 +730,25 @@ def test_an_apostrophe_in_a_name_is_a_letter_not_a_quote(
     assert "> pass --by O'Neil\nO'Neil passes and answers for Nine\n" in result.out
     assert "> pass --by d'arcy lee\nD'Arcy Lee passes and answers for Nine\n" in result.out
     assert "> replace o'neil D'Souza\nD'Souza takes O'Neil's seat" in result.out
+
+
+def test_every_long_name_in_a_prompt_gives_way_for_the_words_after_them(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kalooki's tie said `Max… and Maximilianus-Abd…> `: only the longest name gave way, so
+    the second was cut at the end of the line and took 'won' with it."""
+    import shlex
+
+    monkeypatch.setenv("COLUMNS", "40")
+    names = {"Bob": "Maximilianus-Abc", "Cy": "Maximilianus-Abd"}
+    assert referee("new", "kalooki", "Ann", *names.values(), "Dee", "--name", "p").code == 0
+    lines = (EXAMPLES / "kalooki-game.txt").read_text(encoding="utf-8").splitlines()[1:]
+    tie = {
+        "hand Bob --points 38": "hand Bob --points 32",
+        "hand Cy --points 36": "hand Cy --points 54",
+    }
+    for line in lines:  # the example game, but Bob and Cy tie at 306
+        words = shlex.split(tie.get(line, line))
+        assert referee("kalooki", *(names.get(w, w) for w in words)).code == 0, line
+    assert "Maximilianus-Abc and Maximilianus-Abd\ntie with 306" in referee("show").out
+    assert Shell("p").prompt() == "Max… and Maximilianus… won> "

@@ -411,9 +411,11 @@ class Shell:
         over = width_of(said) - room
         names = sorted((printable(p.name) for p in seated_players(loaded.session, loaded.state)),
                        key=width_of, reverse=True)  # fmt: skip
-        name = next((n for n in names if n in said), None)
-        if over > 0 and name is not None:
+        for name in (n for n in names if n in said):  # each in turn (Kalooki's `A and B won`)
+            if over <= 0:
+                break
             said = said.replace(name, cut(name, max(4, width_of(name) - over), "…"), 1)
+            over = width_of(said) - room
         return cut(said, max(room, 8), "…") + "> "
 
     def help(self, topic: str | None = None) -> str:
