@@ -285,6 +285,22 @@ def test_words_too_many_are_named_in_the_house_style(
     assert session_file(home).read_bytes() == before
 
 
+def test_a_quoted_word_too_many_counts_as_one_and_is_not_told_to_quote(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`roll "alexander braun"` was told "2 words too many (a name with a space goes in
+    quotes)": it was one word, quoted already (and so is a whole name the shell joined)."""
+    assert referee("new", "kariki", "Alexander Braun", "Bob", "Cy", "--name", "friday").code == 0
+    assert referee("kariki", "claim", "9").code == 0
+    before = session_file(home).read_bytes()
+    said = "error: 'roll' does not take 'alexander braun': one word too many"
+    result = referee("kariki", "roll", "alexander braun")
+    assert result.code == 2 and result.err == f"{said} (see --help)\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll alexander braun\n"))
+    assert referee("shell").err == f"{said}\n"
+    assert session_file(home).read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("typed", "named"),
     [("zoe", "Zoë Müller"), ("ZOE M", "Zoë Müller"), ("jose", "José"), ("josé", "José"),
