@@ -258,6 +258,7 @@ def test_a_thumb_at_the_bar_in_a_real_terminal(referee: Runner, home: Path) -> N
     child.expect_exact("nonsense")
     child.send("\x1b[A\r")  # ... and once more: 'help', run again
     child.expect_exact("claim    Claim a rank.")
+    child.expect_exact("Ann claims> ")  # a Ctrl-D sent while help still printed was lost
     child.sendeof()  # Ctrl-D leaves like quit
     child.expect(pexpect.EOF)
     child.close()
