@@ -32,3 +32,15 @@ def test_an_ascii_terminal_keeps_the_shell_the_columns_and_the_script(tmp_path: 
     assert [row.index("oooooo") for row in rows] == [19, 19, 19], rows  # ??? takes 3 cells
     script = run(tmp_path, "log", "--script").stdout.decode("utf-8")
     assert "'王小明'" in script and "Jürgen" in script  # UTF-8, as a file keeps it
+
+
+def test_an_ascii_terminal_is_offered_a_buy_back_it_can_type(tmp_path: Path) -> None:
+    """The card offered `buyback "Zo?"` for Zoë Müller where the terminal shows only ASCII:
+    typed back, exactly as offered, it named nobody. It offers the name without accents."""
+    assert run(tmp_path, "new", "kariki", "Zoë Müller", "Bob", "Cy").returncode == 0
+    lines = "claim 9\npull 3-4\n" * 13  # a berry a round, Zoë's every third: out at the fifth
+    assert run(tmp_path, "shell", stdin=lines.encode()).returncode == 0
+    card = run(tmp_path, "show", "--compact").stdout.decode("ascii")
+    assert "\nZo? M?ller may buy back: buyback Zoe (3)\n" in card
+    shell = run(tmp_path, "shell", stdin=b"buyback Zoe\n")
+    assert shell.returncode == 0 and "Zo? M?ller buys back for 3" in shell.stdout.decode("ascii")

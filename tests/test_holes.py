@@ -218,6 +218,40 @@ def test_three_bobs_that_differ_only_by_invisible_characters_are_refused_in_a_fi
     assert snapshot(path) == before
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["\u0301", "\u0301Bob", "Jo \u20ddSmith"],
+    ids=["alone", "before-a-name", "after-a-space"],
+)
+def test_an_accent_with_no_letter_under_it_is_refused_typed_or_in_a_file(
+    referee: Runner, home: Path, name: str
+) -> None:
+    """A combining accent alone was a name drawn as nothing (the accent sat on the space
+    before it: `passed: ́`), and one before Bob read as another Bob. An accent on a letter
+    (Zoë typed as Zoe and U+0308) is a name as it always was."""
+    one_line(referee("new", "kariki", "Ann", name, "Cy"), 2, "with no letter under it")
+    assert not (home / "sessions").exists()
+    referee(*START)
+    path = session_file(home)
+    path.write_text(path.read_text(encoding="utf-8").replace('"Cy"', f'"{name}"'), "utf-8")
+    before = snapshot(path)
+    one_line(referee("show"), 3, "with no letter under it")
+    assert snapshot(path) == before
+    assert referee("new", "kariki", "Ann", "Zoe\u0308", "C\u0336y", "--name", "x").code == 0
+
+
+def test_names_that_differ_only_by_spaces_in_a_row_are_one_player(
+    referee: Runner, home: Path
+) -> None:
+    """ "Jo Smith" and "Jo  Smith" (two spaces) sat at one table, shown alike (an error line
+    shows both with one space), and the shell's unquoted Jo Smith named only the first."""
+    one_line(referee("new", "kariki", "Jo Smith", "Jo  Smith", "--name", "x"), 2, "two players")
+    assert referee("new", "kariki", "Ann", "Jo  Smith", "--name", "friday").code == 0
+    one_line(referee("kariki", "join", "jo smith"), 2, "already at the table")
+    assert referee("kariki", "claim", "9", "--by", "ann").code == 0
+    assert "Jo  Smith passes" in referee("kariki", "pass", "--by", "Jo Smith").out
+
+
 def test_a_name_is_kept_in_nfc_typed_or_loaded(referee: Runner, home: Path) -> None:
     decomposed, composed = "Zoe\u0308", "Zo\u00eb"
     assert referee("new", "kariki", "Ann", decomposed, "Cy", "--name", "friday").code == 0

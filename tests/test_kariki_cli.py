@@ -285,6 +285,22 @@ def test_words_too_many_are_named_in_the_house_style(
     assert session_file(home).read_bytes() == before
 
 
+def test_a_quoted_word_too_many_counts_as_one_and_is_not_told_to_quote(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`roll "alexander braun"` was told "2 words too many (a name with a space goes in
+    quotes)": it was one word, quoted already (and so is a whole name the shell joined)."""
+    assert referee("new", "kariki", "Alexander Braun", "Bob", "Cy", "--name", "friday").code == 0
+    assert referee("kariki", "claim", "9").code == 0
+    before = session_file(home).read_bytes()
+    said = "error: 'roll' does not take 'alexander braun': one word too many"
+    result = referee("kariki", "roll", "alexander braun")
+    assert result.code == 2 and result.err == f"{said} (see --help)\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll alexander braun\n"))
+    assert referee("shell").err == f"{said}\n"
+    assert session_file(home).read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("typed", "named"),
     [("zoe", "Zoë Müller"), ("ZOE M", "Zoë Müller"), ("jose", "José"), ("josé", "José"),
@@ -305,6 +321,34 @@ def test_without_accents_two_names_alike_still_ask_for_more_letters(referee: Run
     assert "Zoë rolls first" in referee("kariki", "seat", "--first", "zoë").out
     result = referee("kariki", "seat", "--first", "zo")
     assert result.code == 2 and "could be Zoë, Zoe Lee" in result.err
+
+
+@pytest.mark.parametrize(
+    ("players", "typed", "said"),
+    [
+        (["José", "Josef", "Ann"], "jose", "José rolls first"),  # a whole name, not a prefix
+        (["Zoë", "Zoe Lee", "Ann"], "zoe", "Zoë rolls first"),
+        (["Lúcia", "Lucía", "Ann"], "lucia", "error: player 'lucia' could be Lúcia, Lucía: type"
+         " more letters or the accents"),
+    ],
+)  # fmt: skip
+def test_a_name_typed_without_its_accents_never_picks_another_player_alone(
+    referee: Runner, home: Path, players: list[str], typed: str, said: str
+) -> None:
+    """`seat --first jose` at a table of José and Josef seated Josef (a prefix beat José's
+    whole name typed without the accent), and `lucia` seated whichever of Lúcia and Lucía
+    sat first: a wrong player silently. A whole name wins over a prefix, as typed with its
+    accents it does; two whole names alike are both named, and nothing is written."""
+    assert referee("new", "kariki", *players, "--name", "friday").code == 0
+    before = session_file(home).read_bytes()
+    result = referee("kariki", "seat", "--first", typed)
+    if said.startswith("error"):
+        assert result.code == 2 and result.err == f"{said}\n"
+        assert session_file(home).read_bytes() == before
+    else:
+        assert result.code == 0 and said in result.out
+    for name in players[:2]:  # each still named by the whole name, accents and all
+        assert f"{name} rolls first" in referee("kariki", "seat", "--first", name.lower()).out
 
 
 @pytest.mark.parametrize(

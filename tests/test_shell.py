@@ -602,6 +602,22 @@ def test_help_of_an_action_names_the_options_it_cannot_do_without(
     assert "> help tack\ntack player card --on n\n" in referee("shell").out
 
 
+@pytest.mark.parametrize("line", ["help kiriki", "? kal", "help mia liars"])
+def test_help_of_another_game_lists_its_commands(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """`help kiriki` at a Kariki table ended the shell in a traceback ('NoneType' object has
+    no attribute 'params'): another game's name is a command there, but not one of the table's.
+    It lists that game's commands, each with what it does."""
+    referee(*START)
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
+    result = referee("shell")
+    game = games.BY_NAME[line.split()[1]]
+    assert result.code == 0 and "Traceback" not in result.err, result.err
+    assert f"> {line}\n{game.title}, typed '{game.name} COMMAND'" in result.out
+    assert Shell("friday").help(line.split()[1]).startswith(f"{game.title}, typed")
+
+
 def test_rematch_is_open_only_once_the_match_is_over(
     referee: Runner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -672,6 +688,7 @@ def test_a_long_name_gives_way_so_the_prompt_leaves_room_to_type(
         ("kariki", ["leave ALEXANDER  BRANDT"], "Alexander Brandt leaves: out"),
         ("mia", ["announce 43 --by alexander braun"], "Alexander Braun announces 43"),
         ("liars", ["bid 2x3 --by Alexander Braun"], "Alexander Braun bids"),
+        ("kariki", ["claim 9 --by cy   de  la cruz"], "Cy De La  Cruz claims Nine"),
     ],
 )
 def test_a_whole_name_typed_without_quotes_is_one_word(
@@ -683,9 +700,11 @@ def test_a_whole_name_typed_without_quotes_is_one_word(
     said: str,
 ) -> None:
     """`leave Alexander Braun` was refused ("unexpected extra argument (Braun)"), and Mia's
-    `l 43 --by Alexander Braun` read the rank '43 Braun'."""
-    names = ["Alexander Braun", "Alexander Brandt", "Cy"]
-    assert referee("new", game, *names, "--name", "sp", "--first", "Alexander Braun").code == 0
+    `l 43 --by Alexander Braun` read the rank '43 Braun'; a name with two spaces in a row
+    was never joined."""
+    names = ["Alexander Braun", "Alexander Brandt", "Cy De La  Cruz"]  # two spaces, as typed
+    first = "Cy De La  Cruz" if "cruz" in lines[0] else "Alexander Braun"
+    assert referee("new", game, *names, "--name", "sp", "--first", first).code == 0
     feed(monkeypatch, "\n".join(lines) + "\n")
     result = referee("shell")
     assert result.code == 0 and said in result.out, result.err
@@ -784,3 +803,54 @@ def test_show_or_log_given_a_name_in_the_shell_says_it_plays_its_own(
     result = referee("shell")
     assert result.code == 2 and "error: the shell plays its own session" in result.err
     assert "no events yet" not in result.out
+
+
+def test_a_name_that_reads_as_a_line_never_takes_the_command(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a player called "claim 9" at the table, the line `claim 9` was joined into that
+    name and refused ("unknown command 'claim 9'"): the first word is always the command's."""
+    names = ["claim 9", "pass it", "Cy"]
+    assert referee("new", "kariki", *names, "--name", "sp", "--first", "Cy").code == 0
+    feed(monkeypatch, "claim 9\nkariki claim 10 --by claim 9\npass --by pass it\n")
+    result = referee("shell")
+    assert result.code == 0 and result.err == "", result.err
+    assert "Cy claims> claim 9\nCy claims Nine\n" in result.out
+    assert "> kariki claim 10 --by claim 9\nclaim 9 takes the mug and claims Ten\n" in result.out
+    assert "> pass --by pass it\npass it passes and answers for Ten\n" in result.out
+
+
+def test_an_apostrophe_in_a_name_is_a_letter_not_a_quote(
+    referee: Runner, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pass --by O'Neil` was refused ("No closing quotation"), and `replace O'Neil D'Arcy`
+    was read as the one word `ONeil DArcy`: an apostrophe inside a word is the name's."""
+    assert referee("new", "kariki", "Ann", "O'Neil", "D'Arcy Lee", "--name", "sp").code == 0
+    feed(monkeypatch, "claim 9\npass --by O'Neil\npass --by d'arcy lee\nreplace o'neil D'Souza\n")
+    result = referee("shell")
+    assert result.code == 0 and result.err == "", result.err
+    assert "> pass --by O'Neil\nO'Neil passes and answers for Nine\n" in result.out
+    assert "> pass --by d'arcy lee\nD'Arcy Lee passes and answers for Nine\n" in result.out
+    assert "> replace o'neil D'Souza\nD'Souza takes O'Neil's seat" in result.out
+
+
+def test_every_long_name_in_a_prompt_gives_way_for_the_words_after_them(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kalooki's tie said `Max… and Maximilianus-Abd…> `: only the longest name gave way, so
+    the second was cut at the end of the line and took 'won' with it."""
+    import shlex
+
+    monkeypatch.setenv("COLUMNS", "40")
+    names = {"Bob": "Maximilianus-Abc", "Cy": "Maximilianus-Abd"}
+    assert referee("new", "kalooki", "Ann", *names.values(), "Dee", "--name", "p").code == 0
+    lines = (EXAMPLES / "kalooki-game.txt").read_text(encoding="utf-8").splitlines()[1:]
+    tie = {
+        "hand Bob --points 38": "hand Bob --points 32",
+        "hand Cy --points 36": "hand Cy --points 54",
+    }
+    for line in lines:  # the example game, but Bob and Cy tie at 306
+        words = shlex.split(tie.get(line, line))
+        assert referee("kalooki", *(names.get(w, w) for w in words)).code == 0, line
+    assert "Maximilianus-Abc and Maximilianus-Abd\ntie with 306" in referee("show").out
+    assert Shell("p").prompt() == "Ma…c and Maximilianu…d won> "

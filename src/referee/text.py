@@ -142,10 +142,12 @@ def typed_name(name: str, labels: Sequence[tuple[str, str]]) -> str:
     'Jo'
     """
     first = name.split(" ", 1)[0]
-    if first != name:
+    # A terminal that cannot show a letter shows `?`, which names nobody when typed back:
+    # there the name goes without its accents (`buyback Zoe` for Zoë), as `pick` reads it.
+    for typed in dict.fromkeys((first, _without_accents(first), name, _without_accents(name))):
         try:
-            if pick(first, labels, "player") == name:
-                return as_typed(printable(first))
+            if printable(typed) == typed and pick(typed, labels, "player") == name:
+                return as_typed(typed)
         except UsageError:
             pass
     return as_typed(printable(name))
@@ -175,8 +177,9 @@ def name_key(name: str) -> str:
     refuses twice and what stats and ratings count as one player."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     # characters that draw nothing count as nothing: "Bob" and "Bob" with a zero-width space
-    # or a variation selector in it look alike, so they are one player (and refused twice)
-    return "".join(c for c in folded if not is_ignorable(c))
+    # or a variation selector in it look alike, so they are one player (and refused twice);
+    # so do spaces in a row ("Jo  Smith" is Jo Smith, typed unquoted in the shell)
+    return " ".join(filter(None, "".join(c for c in folded if not is_ignorable(c)).split(" ")))
 
 
 def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> str:
@@ -195,6 +198,12 @@ def check_name(text: str, what: str = "player name", limit: int = NAME_MAX) -> s
         raise UsageError(f"{what} {quote(name)} is too long: at most {limit} characters")
     if _hidden_in(name) or any(c.isspace() and c != " " for c in name):
         raise UsageError(f"{what} {quote(name)} has control or invisible characters")
+    bare = [c for k, c in enumerate(name) if unicodedata.category(c)[0] == "M"
+            and (not k or name[k - 1] == " ")]  # fmt: skip
+    if bare:  # it sits on whatever the screen drew before: one alone was a name drawn as
+        # nothing, and one before "Bob" read as Bob
+        mark = f"U+{ord(bare[0]):04X}"
+        raise UsageError(f"{what} {quote(name)} has an accent ({mark}) with no letter under it")
     if name.startswith("-"):
         raise UsageError(f"{what} {quote(name)} may not start with '-'")
     if "=" in name:
@@ -216,8 +225,15 @@ T = TypeVar("T")
 
 
 def _folded(text: str) -> str:
-    """`text` as `pick` compares it: NFC (an accent typed either way), in any case."""
-    return unicodedata.normalize("NFC", text).casefold()
+    """`text` as `pick` compares it: NFC (an accent typed either way), in any case, spaces in
+    a row as one (`Jo Smith` names Jo  Smith, whose name a file may hold so)."""
+    return " ".join(filter(None, unicodedata.normalize("NFC", text).casefold().split(" ")))
+
+
+def _without_accents(text: str) -> str:
+    """`text`'s letters without their accents: `Zoe Muller` for Zoë Müller."""
+    split = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
 
 
 def is_same_name(typed: str, name: str) -> bool:
@@ -232,8 +248,7 @@ def is_same_name(typed: str, name: str) -> bool:
 def unaccented(text: str) -> str:
     """`text` as `pick` compares it when typed without accents: in any case, its letters
     without their accents (`zoë müller`: `zoe muller`)."""
-    split = unicodedata.normalize("NFD", _folded(text))
-    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
+    return _without_accents(_folded(text))
 
 
 def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 12) -> T:
@@ -248,6 +263,8 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 1
     >>> pick("bo", [("Ann", 0), ("Bob", 1), ("Bobby", 1)], "player")
     1
     >>> pick("jose", [("José", 0), ("Joséphine", 1)], "player")  # an accent left out
+    0
+    >>> pick("jose", [("José", 0), ("Josef", 1)], "player")  # a whole name before a prefix
     0
     """
     strict = _folded(text.strip())
@@ -271,8 +288,10 @@ def pick(text: str, choices: Sequence[tuple[str, T]], what: str, listed: int = 1
     if found:
         spaced = next((label for label in found if " " in label), None)  # `--by alexander braun`
         hint = f', or the whole name: "{printable(spaced)}"' if spaced else ""  # quoted: bash
-        names = ", ".join(found)
-        raise UsageError(f"{what} {quote(text)} could be {names}: type more letters{hint}")
+        names = ", ".join(label for label in labels if label in found)  # as the table sits
+        accents = any(unaccented(label) != _folded(label) for label in found)
+        more = "more letters or the accents" if accents else "more letters"
+        raise UsageError(f"{what} {quote(text)} could be {names}: type {more}{hint}")
     import difflib  # a slip's suggestion: no need to load it for every command
 
     wanted = _folded(text.strip())

@@ -746,7 +746,7 @@ def run(argv: Sequence[str], space: Workspace | None = None, command: Any = None
     except ClickException as error:  # usage: a missing argument, an unknown option
         in_shell = space is not None and space.keeps_replays
         hint = "" if in_shell else " (see --help)"
-        message = _whose(error) or _negative(error) or _extra(error) or _not_whole(error)
+        message = _whose(error) or _negative(error) or _extra(error, argv) or _not_whole(error)
         message = message or _cut_values(error.format_message())
         missing = getattr(error, "param", None)
         context = getattr(error, "ctx", None)
@@ -782,9 +782,11 @@ def _whose(error: Exception) -> str:
     return f"No such command '{named.group(1)}'. It is an action of {titles}: {lines}"
 
 
-def _extra(error: Exception) -> str:
+def _extra(error: Exception, argv: Sequence[str] = ()) -> str:
     """For Click's `Got unexpected extra argument (braun)`: which words are too many, and the
-    likely slip, a name with a space unquoted (`pass --by alexander braun`)."""
+    likely slip, a name with a space unquoted (`pass --by alexander braun`). Words that end
+    the line are counted as typed: `roll "alexander braun"` is one word too many, and its
+    name was quoted already."""
     import re
 
     named = re.fullmatch(
@@ -793,13 +795,15 @@ def _extra(error: Exception) -> str:
     context = getattr(error, "ctx", None)
     if named is None or context is None:
         return ""
-    words = named.group(1).split(" ")
-    said = quote(" ".join(words))
-    many = "one word" if len(words) == 1 else f"{len(words)} words"
-    return (
-        f"'{context.command.name}' does not take {said}: {many} too many"
-        " (a name with a space goes in quotes)"
+    said = named.group(1)
+    words = next(
+        (list(argv[-n:]) for n in range(1, len(argv) + 1) if " ".join(argv[-n:]) == said),
+        said.split(" "),
     )
+    many = "one word" if len(words) == 1 else f"{len(words)} words"
+    spaced = any(" " in word for word in words)
+    hint = "" if spaced else " (a name with a space goes in quotes)"
+    return f"'{context.command.name}' does not take {quote(said)}: {many} too many{hint}"
 
 
 def _not_whole(error: Exception) -> str:

@@ -197,7 +197,7 @@ class Shell:
         if not looks and self._changed_elsewhere():
             return 1
         try:
-            words = self._own_game(self._names_as_one(shlex.split(line)))
+            words = self._names_as_one(self._own_game(split_line(line)))
             words = self._bare(words)
             head = self._other_game(words) or self._command(words[0])
             self._whole(words[0], head)
@@ -350,7 +350,8 @@ class Shell:
 
     def _names_as_one(self, words: list[str]) -> list[str]:
         """A player's whole name typed without quotes is one word: `leave Alexander Braun`,
-        `claim 9 --by alexander braun` (in any case), as the scorekeeper meant it."""
+        `claim 9 --by alexander braun` (in any case), as the scorekeeper meant it. The first
+        word is the command's, never a name's: a player called "claim 9" took `claim 9`."""
         try:
             loaded = self.loaded()
         except RefereeError:
@@ -371,8 +372,8 @@ class Shell:
             return key in strict or (key == plain and loose.get(plain) == 1)
 
         sizes = sorted({len(n.split()) for n in names}, reverse=True)  # the longest name first
-        found: list[str] = []
-        at = 0
+        found: list[str] = words[:1]  # the command itself is never a name (`claim 9`)
+        at = 1
         while at < len(words):
             size = next((k for k in sizes if spells(words[at : at + k])), 1)
             found.append(" ".join(words[at : at + size]))
@@ -459,10 +460,12 @@ class Shell:
         room = output.width() - TYPING - len("> ")
         over = width_of(said) - room
         names = [printable(p.name) for p in seated_players(loaded.session, loaded.state)]
-        name = max((n for n in names if n in said), key=width_of, default=None)
-        if over > 0 and name is not None:  # cut apart: two Alexanders stay two (`…t`, `…n`)
+        for name in sorted((n for n in names if n in said), key=width_of, reverse=True):
+            if over <= 0:  # each long name in turn (Kalooki's `A and B won`), cut apart
+                break  # from the others, so two Alexanders stay two (`…t`, `…n`)
             shorter = cut_apart(names, max(4, width_of(name) - over))[names.index(name)]
             said = said.replace(name, shorter, 1)
+            over = width_of(said) - room
         return cut(said, max(room, 8), "…") + "> "
 
     def help(self, topic: str | None = None, sub: str | None = None) -> str:
@@ -632,6 +635,32 @@ class Shell:
         known = self.space.known
         if known is not None and known is not self._opened:
             self.space.cache.put(known)
+
+
+def split_line(line: str) -> list[str]:
+    """A line's words as `shlex` reads them, but an apostrophe between two letters is one of
+    the name's letters (`pass --by O'Neil`), never a quote: the line was refused ("No closing
+    quotation"), and `replace O'Neil D'Arcy` read one word, `ONeil DArcy`.
+
+    >>> split_line("replace O'Neil 'D Arcy'"), split_line("leave o'neil's")
+    (['replace', "O'Neil", 'D Arcy'], ['leave', "o'neil's"])
+    """
+    typed: list[str] = []
+    quoted = ""  # the quote open at this character, if any
+    escaped = False
+    for k, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted != "'":
+            escaped = True
+        elif quoted:
+            quoted = "" if char == quoted else quoted
+        elif char == "'" and line[k - 1 : k].isalnum() and line[k + 1 : k + 2].isalnum():
+            char = "\\'"  # in a word: a letter
+        elif char in "'\"":
+            quoted = char
+        typed.append(char)
+    return shlex.split("".join(typed))
 
 
 def listing(words: list[str], width: int) -> str:
