@@ -243,7 +243,9 @@ def test_a_prefix_given_to_serve_keeps_its_session(tmp_path: Path) -> None:
         assert "friday" in served.page()
         assert one_off(home, "new", "liars", "Dee", "Eve", "--name", "fried").returncode == 0
         assert one_off(home, "kariki", "claim", "9", "-s", "friday").returncode == 0
-        page = served.page()
+        deadline = time.monotonic() + 10  # the server sees the save when it next looks
+        while "Nine" not in (page := served.page()) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert "friday" in page and "Nine" in page and "be read" not in page
     finally:
         served.stop()
