@@ -854,3 +854,15 @@ def test_every_long_name_in_a_prompt_gives_way_for_the_words_after_them(
         assert referee("kalooki", *(names.get(w, w) for w in words)).code == 0, line
     assert "Maximilianus-Abc and Maximilianus-Abd\ntie with 306" in referee("show").out
     assert Shell("p").prompt() == "Ma…c and Maximilianu…d won> "
+
+
+def test_kiriki_help_lists_leave_and_replace_as_open_all_match(referee: Runner) -> None:
+    """`help` put leave and replace under "not now", though both are open all match (the
+    README says so, and `replace bob Eve` works); `l` and `r` stay lift and roll."""
+    referee("new", "kiriki", "Ann", "Bob", "--first", "Ann", "--name", "kh")
+    referee("kiriki", "claim", "9")
+    shell = Shell("kh")
+    opened, _, rest = shell.help().partition("not now:")
+    assert "\n  leave " in opened and "\n  replace " in opened
+    assert "leave" not in rest.split("also:")[0] and "join" in rest
+    assert (shell._command("l"), shell._command("r")) == ("lift", "roll")

@@ -226,6 +226,6 @@ SHELL = ShellPlugin(
         "player": lambda session, state: [s.name for s in state.sides],
         "by": lambda session, state: [s.name for s in state.sides],
     },
-    tools=("odds", "resign", "rematch"),
+    tools=("odds", "resign", "leave", "replace", "rematch"),  # open all match, not moves
     after=("rematch",),
 )
