@@ -251,8 +251,7 @@ KARIKI two                play goes left
 OUT: Bob (bar), Cy
 C 3 crowns  ^n crowns
 Ann rolls fresh
-may buy back for 4: Bob, Cy
-(buyback NAME; then the price doubles)
+all OUT may buy back for 4
 pot 4 · each paid 1
 ''', id='two-out-in-one-event'),
     pytest.param(FREE, 'kariki pull 4-5', '40', '''\
@@ -673,3 +672,18 @@ def test_a_long_session_name_gives_way_to_the_direction(
     """A 28-letter session name dropped `play goes left` from the card's first line."""
     monkeypatch.setenv("COLUMNS", "40")
     assert referee("new", "kariki", "Ann", "Bob", "--name", name).out.splitlines()[1] == first
+
+
+def test_open_offers_name_the_players_unless_the_out_line_does() -> None:
+    """At twenty players the offers repeated every name of the OUT line above them, and the
+    ruling's first line scrolled off a phone: when every player out may buy back, the card
+    says so in one line; else it names those who may."""
+    from referee.games.kariki.card import status
+
+    rules = {"berry_limit": 2, "crown_threshold": 1}
+    state = play("Eve slash 6; Ann claim 9; Bob pull 3-4", table("Ann Bob Cy Dee Eve", **rules))
+    state = play("Dee slash 3; Cy slash 3; Bob kariki", state)  # Eve's offer closed before
+    assert status(state).plain.splitlines()[1] == "may buy back for 5: Cy, Dee, Ann"
+    state = play("Cy slash 3; Dee slash 3; Ann kariki", table("Ann Bob Cy Dee", **rules))
+    assert [state.name(i) for i in state.out_in_order()] == ["Bob", "Cy", "Dee"]
+    assert status(state).plain.splitlines()[1] == "all OUT may buy back for 4"

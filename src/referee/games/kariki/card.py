@@ -97,10 +97,11 @@ def _offers(state: State, text: Text) -> None:
         forms = (f"{names[0]} may buy back: ", f"{names[0]}: ", "may buy back: ", "")
         head = next(f for f in forms if width_of(f + command) <= 40 or not f)  # a long name
         text.append(f"\n{head}{command}")
-    elif names:
+    elif names and offered == list(state.out_in_order()):  # the OUT line just above names them
+        text.append(f"\nall OUT may buy back for {price}")
+    elif names:  # the ruling has said that the price doubles after each
         for line in wrap_list([f"may buy back for {price}: {', '.join(names)}"], 40):
             text.append(f"\n{line}")
-        text.append("\n(buyback NAME; then the price doubles)")
 
 
 def _header(state: State, title: str, width: int) -> Text:
