@@ -687,3 +687,22 @@ def test_open_offers_name_the_players_unless_the_out_line_does() -> None:
     state = play("Cy slash 3; Dee slash 3; Ann kariki", table("Ann Bob Cy Dee", **rules))
     assert [state.name(i) for i in state.out_in_order()] == ["Bob", "Cy", "Dee"]
     assert status(state).plain.splitlines()[1] == "all OUT may buy back for 4"
+
+
+def test_a_third_crown_putting_five_out_at_twenty_players_fits_40x24(
+    referee: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A play-test's night: the third crown put Alexander Braun and four more out at once, and
+    the ruling's first line scrolled off (7 lines of ruling under a 17-line card)."""
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("LINES", "24")
+    names = ["Alexander Brandt", "Alexander Braun", "José Núñez", "Zoë Müller",
+             "Bartholomewsmith", *TWENTY.split()[1:16]]  # fmt: skip
+    assert referee("new", "kariki", *names, "--name", "rep").code == 0
+    for line in (*(["slash", p, "12"] for p in ("bob", "cy", "dee", "eve")), ["kariki"],
+                 ["kariki"], ["slash", "jos", "6"], ["slash", "alexander braun", "6"]):  # fmt: skip
+        assert referee("kariki", *line).code == 0, line
+    shown = referee("kariki", "kariki").out.splitlines()
+    assert shown[0] == "Alexander Brandt shows KARIKI: a crown;"
+    assert "all OUT may buy back for 20" in shown
+    assert len(shown) + 2 <= 24 and max(map(len, shown)) <= 40  # the line typed, the prompt
