@@ -43,6 +43,13 @@ def header(game: str, title: str, width: int, right: str = "") -> Text:
     return line
 
 
+def mark_winner(line: Text, width: int) -> None:
+    """End a winner's line with ` WINNER`, or ` WIN` where only that fits in `width` cells
+    (nothing where neither does: the result line under the card says it)."""
+    room = width - width_of(line.plain)
+    line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
+
+
 def literal(text: str, style: str = "") -> Text:
     """Text from a user or a file, shown as typed: no markup, no raw control characters."""
     return Text(printable(text), style=style)

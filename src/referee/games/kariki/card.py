@@ -18,7 +18,7 @@ from referee.games.kariki.engine import Cause, Phase, Raise, Seat, State, choice
 from referee.games.money import show
 from referee.notation.dice import KARIKI as LADDER
 from referee.render.cells import cut, cut_apart, ljust, width_of, wrap_words
-from referee.render.common import header, wrap_list, wrapped_lines
+from referee.render.common import header, mark_winner, wrap_list, wrapped_lines
 from referee.text import one_of, printable, typed_name
 
 GLYPHS: dict[Cause, str] = {
@@ -258,8 +258,7 @@ def _won(state: State, seat: Seat, line: Text, width: int) -> Text:
     line.append(f" {marks}" if marks else "")
     if state.in_poo(seat) and width_of(line.plain) + len(" POO WIN") <= width:
         line.append(" POO", style="bold reverse")
-    room = width - width_of(line.plain)
-    line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
+    mark_winner(line, width)
     return line
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from referee.games.mia.engine import Phase, State, announceable, may_pass
 from referee.games.mia.values import chance_at_least
 from referee.render.cells import cut_apart, ljust, width_of
-from referee.render.common import header, out_lines, wrapped_lines
+from referee.render.common import header, mark_winner, out_lines, wrapped_lines
 from referee.text import printable
 
 BAR_MAX = 12  # lives from which a row of them would crowd the line: the number only
@@ -105,8 +105,7 @@ def _header(state: State, title: str, width: int) -> Text:
 def _won(state: State, i: int, line: Text, width: int) -> None:
     """The winner's mark after the lives, as Kariki's card has it: WINNER, else WIN."""
     if state.is_over and state.winner == state.seats[i].name:
-        room = width - width_of(line.plain)
-        line.append(next((m for m in (" WINNER", " WIN") if len(m) <= room), ""), "bold green")
+        mark_winner(line, width)
 
 
 def _rows(state: State) -> list[Text]:
