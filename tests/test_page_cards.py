@@ -447,3 +447,12 @@ def test_the_page_says_who_may_buy_back_and_gives_no_place_before_the_end(
     html, _, _ = page_of(home / "sessions" / "friday.toml")
     rows = re.findall(r'<tr><td class="n">([^<]*)</td><td><bdi>(\w+)</bdi>', html)
     assert rows[0] == ("1", "Ann") and '<table class="standings placed">' in html
+
+
+def test_one_die_in_play_is_one_die(referee: Runner, tmp_path: Path) -> None:
+    """The finished Perudo page said `round 22, 1 dice in play`; the card says `1 die`."""
+    out = tmp_path / "perudo.html"
+    example = Path(__file__).parent.parent / "examples" / "perudo-night.toml"
+    assert referee("export", "--format", "html", "-s", str(example), "-o", str(out)).code == 0
+    page = out.read_text(encoding="utf-8")
+    assert "round 22, 1 die in play" in page and "1 dice" not in page

@@ -244,7 +244,9 @@ def liars(state: Any, document: Mapping[str, Any], finished: bool) -> str:
     """A row per player: his dice (lost ones faded), how many left; the bid and round."""
     rows = _pip_rows(document, "dice", _rules(state, "dice_per_player", 6), "die")
     bid = document.get("bid")
-    said = f"round {int(document['round'])}, {int(document['dice_in_play'])} dice in play"
+    from referee.games.liars.bids import count_dice  # `1 die in play`, as the card says
+
+    said = f"round {int(document['round'])}, {count_dice(int(document['dice_in_play']))} in play"
     if bid:
         said += f"; bid {int(bid['quantity'])}x{int(bid['face'])} by {name(bid['bidder'])}"
     if document.get("palifico"):
