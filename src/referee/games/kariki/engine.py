@@ -675,7 +675,6 @@ class State:
     final_pass: bool = False  # the first passer must roll or pull
     out_order: tuple[int, ...] = ()  # each player once, in the order they first went out
     buyback_open: tuple[int, ...] = ()  # out in the last event, and may still buy back
-    outs: int = 0  # goings out so far (a player out twice counts twice): `Seat.out_seq`
     ruling: tuple[Fact, ...] = ()
     events: int = 0
 
@@ -723,6 +722,11 @@ class State:
     def offers_buyback(self) -> bool:
         """Whether a player going out may buy back: the key is on and there is a pot to pay."""
         return self.rules.buyback and self.has_money
+
+    @property
+    def next_out(self) -> int:
+        """The `Seat.out_seq` of the next player to go out: one past the latest."""
+        return max((s.out_seq for s in self.seats), default=0) + 1
 
     def out_in_order(self) -> tuple[int, ...]:
         """The players out now, in the order they went out for the last time."""
@@ -1186,11 +1190,11 @@ def _leave(state: State, i: int, facts: list[Fact]) -> State:
         raise RuleViolation(f"{seat.name} is out of the game already: nothing to leave")
     seats = list(state.seats)
     seats[i] = replace(
-        seat, out=True, left=True, slashes=0, out_at=state.events + 1, out_seq=state.outs + 1
+        seat, out=True, left=True, slashes=0, out_at=state.events + 1, out_seq=state.next_out
     )
     # out_order keeps who went out first (the bartender); the place follows `out_at`.
     out_order = state.out_order if i in state.out_order else (*state.out_order, i)
-    state = replace(state, seats=tuple(seats), out_order=out_order, outs=state.outs + 1)
+    state = replace(state, seats=tuple(seats), out_order=out_order)
     facts.append(Left(seat.name))
     return _after_out(state, i, facts)
 
@@ -1226,11 +1230,10 @@ def _hang(state: State, i: int, cause: Cause, facts: list[Fact]) -> State:
         out=out,
         slashes=0 if out else seat.slashes,
         out_at=state.events + 1 if out else seat.out_at,
-        out_seq=state.outs + 1 if out else seat.out_seq,
+        out_seq=state.next_out if out else seat.out_seq,
     )
     # Every berry hung is a loss, and pays `loss_value` as it is hung.
-    outs = state.outs + 1 if out else state.outs
-    state = replace(state, seats=tuple(seats), purse=state.purse.lose(seat.name), outs=outs)
+    state = replace(state, seats=tuple(seats), purse=state.purse.lose(seat.name))
     if not out:
         return state
     first_out = state.bartender is None
